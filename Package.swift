@@ -9,6 +9,7 @@ let librarySettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Katana",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Katana", targets: ["Katana"]),
     ],

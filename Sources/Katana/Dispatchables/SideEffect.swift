@@ -1,0 +1,88 @@
+/// A type-erased side effect: a piece of logic that talks to the world and may dispatch more items.
+///
+/// Side effects run concurrently with each other and with state updates. Adopt ``SideEffect``,
+/// ``ReturningSideEffect`` or ``AsyncSideEffect`` rather than this protocol directly.
+public protocol AnySideEffect: Dispatchable {
+    /// Runs the side effect with the store's context and returns its result (`()` when it has none).
+    func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable
+}
+
+/// A side effect tied to one state type and one dependency container.
+public protocol SideEffect: AnySideEffect {
+    /// The state type of the store this side effect runs in.
+    associatedtype StateType: State
+    /// The dependency container of the store this side effect runs in.
+    associatedtype Dependencies: SideEffectDependencyContainer
+
+    /// Runs the logic; a thrown error rejects the dispatch promise.
+    func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) throws
+}
+
+extension SideEffect {
+    /// Checks that the store's context has this side effect's types, then runs ``sideEffect(_:)``.
+    public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
+        guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
+            throw KatanaError.sideEffectContextMismatch(
+                sideEffect: typeName(of: self),
+                expected: typeName(SideEffectContext<StateType, Dependencies>.self),
+                actual: typeName(type(of: context))
+            )
+        }
+        try sideEffect(typed)
+        return ()
+    }
+}
+
+/// A side effect that produces a value, which the dispatch promise is fulfilled with.
+///
+/// Its context is type-erased so libraries can write returning side effects that work with any
+/// store; cast it to `SideEffectContext<AppState, AppDependencies>` to get typed access.
+public protocol ReturningSideEffect: AnySideEffect {
+    /// The value the side effect produces.
+    associatedtype ReturnValue: Sendable
+
+    /// Runs the logic and returns its value; a thrown error rejects the dispatch promise.
+    func sideEffect(_ context: any AnySideEffectContext) throws -> ReturnValue
+}
+
+extension ReturningSideEffect {
+    /// Runs ``sideEffect(_:)`` and erases its value.
+    public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
+        try sideEffect(context)
+    }
+}
+
+/// A side effect written with async/await; it runs as a Swift task and never blocks a thread
+/// while it awaits.
+public protocol AsyncSideEffect: AnySideEffect {
+    /// The state type of the store this side effect runs in.
+    associatedtype StateType: State
+    /// The dependency container of the store this side effect runs in.
+    associatedtype Dependencies: SideEffectDependencyContainer
+    /// The value the side effect produces (`Void` when it produces none).
+    associatedtype ReturnValue: Sendable = Void
+
+    /// Runs the logic and returns its value; a thrown error rejects the dispatch promise.
+    func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws -> ReturnValue
+}
+
+extension AsyncSideEffect {
+    /// Always throws: an async side effect must be awaited, and the store does that itself.
+    ///
+    /// Only code that calls `anySideEffect` by hand (outside a store) reaches this.
+    public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
+        throw KatanaError.asyncSideEffectCalledSynchronously(sideEffect: typeName(of: self))
+    }
+
+    /// Checks the context's types, then awaits ``sideEffect(_:)``; used by the store.
+    func runErased(_ context: any AnySideEffectContext) async throws -> any Sendable {
+        guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
+            throw KatanaError.sideEffectContextMismatch(
+                sideEffect: typeName(of: self),
+                expected: typeName(SideEffectContext<StateType, Dependencies>.self),
+                actual: typeName(type(of: context))
+            )
+        }
+        return try await sideEffect(typed)
+    }
+}

@@ -1,0 +1,76 @@
+/// Everything the store and its promises reject with when they are given something they cannot use.
+///
+/// Each case names the types involved; its `description` says what was expected and how to fix it.
+/// The store keeps working after any of them.
+public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The item is neither an ``AnyStateUpdater`` nor an ``AnySideEffect``.
+    case unsupportedDispatchable(item: String)
+    /// The item is both an ``AnyStateUpdater`` and an ``AnySideEffect``, so it is unclear how to handle it.
+    case ambiguousDispatchable(item: String)
+    /// A ``StateUpdater`` whose `StateType` is not the store's state type.
+    case stateTypeMismatch(updater: String, expected: String, actual: String)
+    /// An ``AnyStateUpdater`` returned a state of another type than the store's.
+    case invalidStateReturned(updater: String, expected: String, actual: String)
+    /// A side effect whose state or dependency types are not the store's.
+    case sideEffectContextMismatch(sideEffect: String, expected: String, actual: String)
+    /// An ``AsyncSideEffect`` was run through the synchronous `anySideEffect(_:)` entry point.
+    case asyncSideEffectCalledSynchronously(sideEffect: String)
+    /// The item was dispatched to (or still waiting in) a store that has been deallocated.
+    case storeDeallocated(item: String)
+    /// An interceptor did not pass the side effect on, so it never ran.
+    case blockedByInterceptor(item: String)
+    /// The handled item produced a value that the dispatch promise cannot carry (after an
+    /// interceptor replaced the item with one of another kind).
+    case resultTypeMismatch(item: String, expected: String, actual: String)
+    /// ``Promise/wait(timeout:)`` gave up before the promise settled.
+    case waitTimedOut(after: Duration)
+    /// ``Promise/wait(timeout:)`` was called on a store's own queue, where it would deadlock.
+    case waitOnStoreQueue
+    /// ``Promise/retry(_:)`` was asked for fewer than one attempt.
+    case invalidRetryAttempts(Int)
+
+    /// What went wrong, with the types involved and how to fix it.
+    public var description: String {
+        switch self {
+        case .unsupportedDispatchable(let item):
+            return "\(item) was dispatched, but it is neither a state updater nor a side effect. "
+                + "Make it conform to StateUpdater (to change the state) or to SideEffect, "
+                + "ReturningSideEffect or AsyncSideEffect (to run logic)."
+        case .ambiguousDispatchable(let item):
+            return "\(item) conforms to both AnyStateUpdater and AnySideEffect, so the store cannot tell "
+                + "whether to update the state or run logic. Split it into a StateUpdater and a SideEffect "
+                + "that dispatches it."
+        case .stateTypeMismatch(let updater, let expected, let actual):
+            return "\(updater) updates \(actual), but the store's state is \(expected). "
+                + "Dispatch it to a Store<\(expected), _> or change its StateType to \(expected)."
+        case .invalidStateReturned(let updater, let expected, let actual):
+            return "\(updater).updatedState(currentState:) returned a \(actual), but the store's state is "
+                + "\(expected). Return the (updated) \(expected) it was given; the state was left unchanged."
+        case .sideEffectContextMismatch(let sideEffect, let expected, let actual):
+            return "\(sideEffect) needs a \(expected), but the store provides a \(actual). "
+                + "Make its StateType and Dependencies match the store's state and dependency container types."
+        case .asyncSideEffectCalledSynchronously(let sideEffect):
+            return "\(sideEffect) is an AsyncSideEffect and cannot run through anySideEffect(_:). "
+                + "Dispatch it to a store, or await its sideEffect(_:) directly."
+        case .storeDeallocated(let item):
+            return "\(item) was not handled because its store has been deallocated. "
+                + "Keep a strong reference to the store for as long as items are dispatched to it."
+        case .blockedByInterceptor(let item):
+            return "\(item) was blocked by an interceptor that did not call next, so the side effect never ran. "
+                + "This is expected if the interceptor filters it; otherwise make the interceptor call next(item)."
+        case .resultTypeMismatch(let item, let expected, let actual):
+            return "\(item) produced a \(actual), but its dispatch promise expects a \(expected). "
+                + "An interceptor probably replaced the item with one of another kind; replace it with an item "
+                + "that returns \(expected), or dispatch it with anyDispatch(_:)."
+        case .waitTimedOut(let timeout):
+            return "The promise did not settle within \(timeout). Wait longer, or check that the work "
+                + "behind it (for example the store's state initializer) can finish."
+        case .waitOnStoreQueue:
+            return "wait(timeout:) was called on a store's updater queue (in a state updater, an interceptor "
+                + "or a listener run on that queue), where it would deadlock. Chain with then(in:_:) instead, "
+                + "or wait from a side effect."
+        case .invalidRetryAttempts(let attempts):
+            return "retry(\(attempts)) needs at least one attempt. Pass 1 or more."
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Dispatch
+
+/// Something that runs closures: the store uses executors to decide where its state initializer
+/// and its listeners run.
+///
+/// `executeSync` must be reentrant: called from code already running on the executor, it runs the
+/// closure inline instead of deadlocking.
+public protocol Executor: Sendable {
+    /// Schedules `block` to run later (or now, for an immediate executor).
+    func executeAsync(_ block: @escaping @Sendable () -> Void)
+
+    /// Runs `block` on the executor and waits for it to finish.
+    func executeSync<T>(_ block: () throws -> T) rethrows -> T
+}
+
+/// The name Katana 6 used for ``Executor``.
+@available(*, deprecated, renamed: "Executor")
+public typealias AsyncProvider = Executor
+
+/// Marks the queues that `executeSync` has run on, so a nested call can tell it is already there.
+private let executorQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+extension DispatchQueue: Executor {
+    /// Runs `block` asynchronously on the queue.
+    public func executeAsync(_ block: @escaping @Sendable () -> Void) {
+        async(execute: block)
+    }
+
+    /// Runs `block` on the queue and waits; runs it inline when the caller is already on the queue.
+    public func executeSync<T>(_ block: () throws -> T) rethrows -> T {
+        let identity = ObjectIdentifier(self)
+        if DispatchQueue.getSpecific(key: executorQueueKey) == identity {
+            return try block()
+        }
+        if self === DispatchQueue.main && isMainThreadForExecutors() {
+            return try block()
+        }
+        return try sync {
+            setSpecific(key: executorQueueKey, value: identity)
+            defer { setSpecific(key: executorQueueKey, value: nil) }
+            return try block()
+        }
+    }
+}
+
+#if canImport(Foundation)
+import Foundation
+
+private func isMainThreadForExecutors() -> Bool {
+    Thread.isMainThread
+}
+#else
+private func isMainThreadForExecutors() -> Bool {
+    false
+}
+#endif
+
+/// Runs every closure right away, on the calling thread.
+///
+/// Use it for listeners that must see changes with no delay (they then run on the store's updater
+/// queue, so they must be quick and must not wait on promises).
+public struct ImmediateExecutor: Executor {
+    /// Creates the executor.
+    public init() {}
+
+    /// Runs `block` now, on the calling thread.
+    public func executeAsync(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+
+    /// Runs `block` now, on the calling thread.
+    public func executeSync<T>(_ block: () throws -> T) rethrows -> T {
+        try block()
+    }
+}

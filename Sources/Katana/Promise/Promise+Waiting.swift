@@ -1,0 +1,56 @@
+import Dispatch
+
+extension Promise {
+    /// Blocks the calling thread until the promise settles, then returns its value or throws its error.
+    ///
+    /// Throws ``KatanaError/waitTimedOut(after:)`` when `timeout` passes first. Waiting on a store's
+    /// own updater queue (inside an updater, an interceptor or an immediate listener) would deadlock,
+    /// so it throws ``KatanaError/waitOnStoreQueue`` at once instead. Prefer ``value`` in async code.
+    @discardableResult
+    public func wait(timeout: Duration) throws -> Value {
+        if let outcome {
+            return try outcome.get()
+        }
+        if StoreQueueMarker.isOnStoreQueue {
+            throw KatanaError.waitOnStoreQueue
+        }
+        let semaphore = DispatchSemaphore(value: 0)
+        let received = Locked<Outcome?>(nil)
+        observe { outcome in
+            received.withLock { $0 = outcome }
+            semaphore.signal()
+        }
+        if semaphore.wait(timeout: DispatchTime.now() + timeout.dispatchInterval) == .timedOut {
+            throw KatanaError.waitTimedOut(after: timeout)
+        }
+        guard let outcome = received.withLock({ $0 }) else {
+            throw KatanaError.waitTimedOut(after: timeout)
+        }
+        return try outcome.get()
+    }
+
+    /// The fulfilled value, awaited without blocking a thread; throws the rejection error.
+    public var value: Value {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                observe { continuation.resume(with: $0) }
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration as a Dispatch interval, clamped to zero below and to "never" above.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) {
+            return .nanoseconds(0)
+        }
+        let (nanosFromSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanos, overflowSum) = nanosFromSeconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if overflow || overflowSum || nanos > Int64(Int.max) {
+            return .never
+        }
+        return .nanoseconds(Int(nanos))
+    }
+}

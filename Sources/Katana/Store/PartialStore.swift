@@ -1,0 +1,117 @@
+/// A store whose state type is known but whose dependency type is not: what code that only reads
+/// the state, listens to it and dispatches needs. Every ``Store`` is one.
+public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
+    // @unchecked: the only stored property is a constant reference to the engine, which guards
+    // its own mutable state (see StoreEngine).
+    let engine: StoreEngine<S>
+
+    init(engine: StoreEngine<S>) {
+        self.engine = engine
+    }
+
+    deinit {
+        engine.shutdown()
+    }
+
+    /// The current state.
+    ///
+    /// Reading it before the store is ready (see ``isReady``) is a programming error and stops the
+    /// process, as in Katana; so is reading it from inside one of this store's state updaters.
+    /// With the default configuration the store is ready as soon as its initialiser returns.
+    public var state: S {
+        engine.readState()
+    }
+
+    /// The current state, type-erased.
+    public var anyState: any State {
+        state
+    }
+
+    /// Whether the store has finished starting (dependencies, state, interceptors) and handles items.
+    public var isReady: Bool {
+        engine.isReady
+    }
+
+    /// Adds a listener called with `(old, new)` after every handled state updater, in order and
+    /// never concurrently, on the configuration's listener executor.
+    @discardableResult
+    public func addListener(_ listener: @escaping StoreListener<S>) -> StoreUnsubscribe {
+        engine.addListener(listener)
+    }
+
+    /// Adds a type-erased listener; see ``addListener(_:)``.
+    @discardableResult
+    public func addAnyListener(_ listener: @escaping AnyStoreListener) -> StoreUnsubscribe {
+        engine.addListener { old, new in listener(old, new) }
+    }
+
+    /// Every state change as an `(old, new)` pair, for code written with async/await.
+    ///
+    /// Each access starts a new sequence that sees the changes from then on; it ends when the
+    /// store is released, and stops listening when the iterating task stops.
+    public var stateUpdates: AsyncStream<(old: S, new: S)> {
+        AsyncStream { continuation in
+            let unsubscribe = engine.addListener(
+                { old, new in continuation.yield((old: old, new: new)) },
+                onShutdown: { continuation.finish() }
+            )
+            continuation.onTermination = { _ in unsubscribe() }
+        }
+    }
+
+    /// Dispatches a state updater; the promise is fulfilled once the new state has been stored.
+    ///
+    /// Updaters run one at a time on the store's serial queue, in dispatch order.
+    @discardableResult
+    public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
+        let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        engine.enqueue(dispatchable, settling: promise)
+        return promise
+    }
+
+    /// Dispatches a side effect; the promise is fulfilled when its body returns and rejected with
+    /// the error it throws. Side effects run concurrently.
+    @discardableResult
+    public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
+        let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        engine.enqueue(dispatchable, settling: promise)
+        return promise
+    }
+
+    /// Dispatches a returning side effect; the promise is fulfilled with the value it returns.
+    @discardableResult
+    public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
+        let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        engine.enqueue(dispatchable, settling: promise)
+        return promise
+    }
+
+    /// Dispatches an async side effect (run as a task); the promise is fulfilled with its value.
+    @discardableResult
+    public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
+        let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        engine.enqueue(dispatchable, settling: promise)
+        return promise
+    }
+
+    /// Dispatches any item; the promise carries its type-erased result (`()` for updaters).
+    @discardableResult
+    public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
+        let promise = Promise<any Sendable>.pending(rerun: redispatch(dispatchable) { $0.anyDispatch($1) })
+        engine.enqueue(dispatchable, settling: promise)
+        return promise
+    }
+
+    /// The work ``Promise/retry(_:)`` re-runs for a dispatch promise: dispatching the item again.
+    private func redispatch<T: Sendable, Value: Sendable>(
+        _ item: T,
+        _ dispatch: @escaping @Sendable (PartialStore<S>, T) -> Promise<Value>
+    ) -> @Sendable () -> Promise<Value> {
+        { [weak self] in
+            guard let self else {
+                return Promise(rejected: KatanaError.storeDeallocated(item: typeName(T.self)))
+            }
+            return dispatch(self, item)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+
+extension Store {
+    /// Where the store runs its state initializer and its listeners, and whether it traces dispatches.
+    public struct Configuration: Sendable {
+        /// Runs the state initializer. Default: immediately, inside the store's initialiser.
+        public let stateInitializerAsyncProvider: any Executor
+        /// Runs the listeners. Default: the main queue on Apple platforms (as in Katana); elsewhere a
+        /// serial queue of the store's own, so a program with no run loop still gets its listeners called.
+        public let listenersAsyncProvider: any Executor
+        /// Receives begin/end of every handled item, when set.
+        public let signpostLogger: SignpostLogger?
+
+        /// Creates a configuration; every parameter has a default that works without a run loop.
+        public init(
+            stateInitializerAsyncProvider: any Executor = ImmediateExecutor(),
+            listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
+            signpostLogger: SignpostLogger? = nil
+        ) {
+            self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
+            self.listenersAsyncProvider = listenersAsyncProvider
+            self.signpostLogger = signpostLogger
+        }
+
+        /// The default listener executor of this platform (see ``listenersAsyncProvider``).
+        public static func defaultListenersExecutor() -> any Executor {
+            #if canImport(Darwin)
+            return DispatchQueue.main
+            #else
+            return DispatchQueue(label: "Katana.Store.listeners")
+            #endif
+        }
+    }
+}

@@ -1,0 +1,438 @@
+import Dispatch
+
+/// The machinery behind a store: its queue of dispatched items, the loop that drains it, the state
+/// and the listeners. `PartialStore` and `Store` are thin public faces over one engine.
+///
+/// The core loop, top to bottom: ``enqueue(_:settling:skippingInterceptors:)`` appends an item to
+/// the inbox and wakes the updater queue if it is idle; ``drain()`` takes every waiting item at once
+/// and, for each, runs the interceptor chain (``process(_:)``) and then ``handle(_:settling:)``:
+/// state updaters are applied in place, side effects are started on a concurrent queue or as tasks;
+/// at the end of each batch the state changes are published to the listeners in one hop.
+///
+/// Ownership of mutable state:
+/// - `inbox` (its own lock): waiting items, readiness, whether a drain is scheduled, shutdown.
+/// - `stateCell` (its own lock): the current state; written only on the updater queue.
+/// - `observers` (its own lock): listeners and state changes waiting to be delivered.
+/// - `chain`, `context`, `current`, `currentConsumed`, `isApplying`: the updater queue only.
+final class StoreEngine<S: State>: @unchecked Sendable {
+    // @unchecked: every mutable property is guarded as listed above (a lock, or the updater queue).
+
+    /// One dispatched item and the promise to settle once it has been handled.
+    struct Envelope {
+        let item: any Dispatchable
+        let promise: (any ErasedPromise)?
+        /// True for items an interceptor passed on later, from another thread: they have been intercepted already.
+        let skipsInterceptors: Bool
+    }
+
+    private struct Inbox {
+        var items: [Envelope] = []
+        var isReady = false
+        var drainScheduled = false
+        var isShutDown = false
+    }
+
+    private struct Listener {
+        let id: UInt64
+        let call: @Sendable (S, S) -> Void
+        let onShutdown: (@Sendable () -> Void)?
+    }
+
+    private struct Observers {
+        var listeners: [Listener] = []
+        var nextID: UInt64 = 0
+        var pending: [(S, S)] = []
+        var deliveryScheduled = false
+    }
+
+    /// The serial queue every state update, interceptor call and drain runs on.
+    let updaterQueue: DispatchQueue
+    private let sideEffectQueue = DispatchQueue.global()
+    private let listenerExecutor: any Executor
+    private let tracer: SignpostLogger?
+
+    private let inbox = Locked(Inbox())
+    let stateCell = Locked<StateBox<S>?>(nil)
+    private let observers = Locked(Observers())
+
+    // Updater queue only.
+    private var chain: StoreInterceptorNext?
+    private var context: (any AnySideEffectContext)?
+    private var current: Envelope?
+    private var currentConsumed = false
+    private var recordsChangesForCurrent = false
+    private var isApplying = false
+    private var batchChanges: [(S, S)] = []
+
+    /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
+    /// so a burst does not pin its memory once it has settled.
+    private static var retainedBatchCapacity: Int { 4096 }
+
+    init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?) {
+        self.updaterQueue = DispatchQueue(label: label)
+        self.listenerExecutor = listenerExecutor
+        self.tracer = tracer
+    }
+
+    private var markerIdentity: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    // MARK: - Start-up
+
+    /// Runs the start-up sequence: the state initializer on `executor`, then (on the updater queue)
+    /// the interceptors, then readiness, after which waiting items are handled in order.
+    func start(
+        stateInitializer: @escaping @Sendable () -> S,
+        interceptors: [StoreInterceptor],
+        context: any AnySideEffectContext,
+        executor: any Executor
+    ) {
+        executor.executeAsync {
+            let initial = stateInitializer()
+            self.stateCell.withLock { $0 = StateBox(initial) }
+            // Synchronous, so that with an immediate state initializer the store is ready when its
+            // initialiser returns. No deadlock: nothing else can be running on this new queue yet
+            // except a drain, and drains only start once the store is ready.
+            self.updaterQueue.sync {
+                self.context = context
+                if !interceptors.isEmpty {
+                    let terminal: StoreInterceptorNext = { item in self.receiveFromChain(item) }
+                    self.chain = interceptors.reversed().reduce(terminal) { next, interceptor in
+                        interceptor(context)(next)
+                    }
+                }
+            }
+            let after: StoreEngineStep = self.inbox.withLock { inbox in
+                guard !inbox.isShutDown else { return .reject }
+                inbox.isReady = true
+                guard !inbox.items.isEmpty else { return .nothing }
+                inbox.drainScheduled = true
+                return .drain
+            }
+            switch after {
+            case .nothing: break
+            case .drain: self.updaterQueue.async { self.drain() }
+            case .reject: self.updaterQueue.async { self.releaseChain() }
+            }
+        }
+    }
+
+    /// Whether start-up has finished and items are being handled.
+    var isReady: Bool {
+        inbox.withLock { $0.isReady }
+    }
+
+    // MARK: - The core loop
+
+    /// Adds an item to the inbox; wakes the updater queue if nothing is draining it.
+    func enqueue(_ item: any Dispatchable, settling promise: (any ErasedPromise)?, skippingInterceptors: Bool = false) {
+        let next: StoreEngineStep = inbox.withLock { inbox in
+            if inbox.isShutDown { return .reject }
+            inbox.items.append(Envelope(item: item, promise: promise, skipsInterceptors: skippingInterceptors))
+            guard inbox.isReady, !inbox.drainScheduled else { return .nothing }
+            inbox.drainScheduled = true
+            return .drain
+        }
+        switch next {
+        case .nothing:
+            break
+        case .drain:
+            updaterQueue.async { self.drain() }
+        case .reject:
+            promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
+        }
+    }
+
+    /// Handles every waiting item, batch after batch, until the inbox is empty.
+    private func drain() {
+        StoreQueueMarker.set(markerIdentity)
+        defer { StoreQueueMarker.set(nil) }
+        var batch: [Envelope] = []
+        while true {
+            let hasWork: Bool = inbox.withLock { inbox in
+                guard !inbox.items.isEmpty else {
+                    inbox.drainScheduled = false
+                    return false
+                }
+                swap(&batch, &inbox.items)
+                return true
+            }
+            guard hasWork else { return }
+            let recordsChanges = observers.withLock { !$0.listeners.isEmpty }
+            for envelope in batch {
+                process(envelope, recordingChanges: recordsChanges)
+            }
+            if batch.capacity > Self.retainedBatchCapacity {
+                batch = []
+            } else {
+                batch.removeAll(keepingCapacity: true)
+            }
+            publishBatchChanges()
+        }
+    }
+
+    /// Runs one item through the interceptors (when there are any) and handles it.
+    private func process(_ envelope: Envelope, recordingChanges: Bool) {
+        guard let chain, !envelope.skipsInterceptors else {
+            handle(envelope.item, settling: envelope.promise, recordingChanges: recordingChanges)
+            return
+        }
+        current = envelope
+        currentConsumed = false
+        recordsChangesForCurrent = recordingChanges
+        defer { current = nil }
+        do {
+            try chain(envelope.item)
+        } catch {
+            if !currentConsumed {
+                currentConsumed = true
+                envelope.promise?.settle(erased: .failure(error), replacing: envelope.item)
+            }
+        }
+        if !currentConsumed {
+            settleBlocked(envelope)
+        }
+    }
+
+    /// The end of the interceptor chain: the item an interceptor passed on reaches the store here.
+    private func receiveFromChain(_ item: any Dispatchable) {
+        guard StoreQueueMarker.current == markerIdentity else {
+            // An interceptor called `next` later, from another thread: handle it in turn, without a promise.
+            enqueue(item, settling: nil, skippingInterceptors: true)
+            return
+        }
+        if let envelope = current, !currentConsumed {
+            currentConsumed = true
+            handle(item, settling: envelope.promise, recordingChanges: recordsChangesForCurrent)
+        } else {
+            // A second `next` call for the same item: handle it too; its outcome has no promise.
+            handle(item, settling: nil, recordingChanges: recordsChangesForCurrent)
+        }
+    }
+
+    /// An item no interceptor passed on: an updater "succeeds" with the state unchanged, anything
+    /// else is rejected (its work never ran).
+    private func settleBlocked(_ envelope: Envelope) {
+        guard let promise = envelope.promise else { return }
+        if envelope.item is any AnyStateUpdater && !(envelope.item is any AnySideEffect) {
+            promise.settle(erased: .success(()), replacing: envelope.item)
+        } else {
+            promise.settle(erased: .failure(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item))), replacing: envelope.item)
+        }
+    }
+
+    /// Handles an item as what it is: an updater is applied now, a side effect is started.
+    private func handle(_ item: any Dispatchable, settling promise: (any ErasedPromise)?, recordingChanges: Bool) {
+        if let updater = item as? any AnyStateUpdater {
+            if item is any AnySideEffect {
+                promise?.settle(erased: .failure(KatanaError.ambiguousDispatchable(item: typeName(of: item))), replacing: item)
+                return
+            }
+            apply(updater, settling: promise, recordingChanges: recordingChanges)
+        } else if let sideEffect = item as? any AsyncSideEffect {
+            runAsync(sideEffect, settling: promise)
+        } else if let sideEffect = item as? any AnySideEffect {
+            run(sideEffect, settling: promise)
+        } else {
+            promise?.settle(erased: .failure(KatanaError.unsupportedDispatchable(item: typeName(of: item))), replacing: item)
+        }
+    }
+
+    /// Applies an updater to the state, in place when it is a typed `StateUpdater` of the store's state.
+    private func apply(_ updater: any AnyStateUpdater, settling promise: (any ErasedPromise)?, recordingChanges: Bool) {
+        let interval = tracer?.begin(updater, kind: .stateUpdater)
+        isApplying = true
+        let failure: KatanaError? = stateCell.withLock { cell in
+            guard let box = cell else {
+                return KatanaError.storeDeallocated(item: typeName(of: updater))
+            }
+            let old: S? = recordingChanges ? box.value : nil
+            if let typed = updater as? any StateUpdater {
+                guard typed.applyInPlace(to: box) else {
+                    return KatanaError.stateTypeMismatch(
+                        updater: typeName(of: updater), expected: typeName(S.self), actual: typed.stateTypeName
+                    )
+                }
+            } else {
+                let updated = updater.updatedState(currentState: box.value)
+                guard let updated = updated as? S else {
+                    return KatanaError.invalidStateReturned(
+                        updater: typeName(of: updater), expected: typeName(S.self), actual: typeName(type(of: updated))
+                    )
+                }
+                box.value = updated
+            }
+            if let old {
+                batchChanges.append((old, box.value))
+            }
+            return nil
+        }
+        isApplying = false
+        if let interval { tracer?.end(interval) }
+        if let failure {
+            promise?.settle(erased: .failure(failure), replacing: updater)
+        } else {
+            promise?.settle(erased: .success(()), replacing: updater)
+        }
+    }
+
+    /// Starts a synchronous side effect on the concurrent side-effect queue.
+    private func run(_ sideEffect: any AnySideEffect, settling promise: (any ErasedPromise)?) {
+        guard let context else { return }
+        let tracer = self.tracer
+        sideEffectQueue.async {
+            let interval = tracer?.begin(sideEffect, kind: .sideEffect)
+            let outcome: Result<any Sendable, any Error>
+            do {
+                outcome = .success(try sideEffect.anySideEffect(context))
+            } catch {
+                outcome = .failure(error)
+            }
+            if let interval { tracer?.end(interval) }
+            promise?.settle(erased: outcome, replacing: sideEffect)
+        }
+    }
+
+    /// Starts an async side effect as a task.
+    private func runAsync(_ sideEffect: any AsyncSideEffect, settling promise: (any ErasedPromise)?) {
+        guard let context else { return }
+        let tracer = self.tracer
+        Task {
+            let interval = tracer?.begin(sideEffect, kind: .sideEffect)
+            let outcome: Result<any Sendable, any Error>
+            do {
+                outcome = .success(try await sideEffect.runErased(context))
+            } catch {
+                outcome = .failure(error)
+            }
+            if let interval { tracer?.end(interval) }
+            promise?.settle(erased: outcome, replacing: sideEffect)
+        }
+    }
+
+    // MARK: - State
+
+    /// The current state. Reading it before the store is ready, or from inside a state updater of
+    /// this store, is a programming error (the documented precondition).
+    func readState() -> S {
+        if isApplyingOnThisThread {
+            preconditionFailure(
+                "Katana: the store's state was read from inside a state updater of the same store. "
+                    + "Use the `inout` state the updater receives instead."
+            )
+        }
+        guard let state = stateCell.withLock({ $0?.value }) else {
+            preconditionFailure(
+                "Katana: the store's state was read before the store was ready. "
+                    + "Check `isReady` first, or dispatch a side effect: it runs once the store is ready."
+            )
+        }
+        return state
+    }
+
+    private var isApplyingOnThisThread: Bool {
+        // `isApplying` belongs to the updater queue; it is read only after checking we are on it.
+        StoreQueueMarker.current == markerIdentity && isApplying
+    }
+
+    // MARK: - Listeners
+
+    /// Adds a listener called with (old, new) after every handled state updater.
+    func addListener(_ call: @escaping @Sendable (S, S) -> Void, onShutdown: (@Sendable () -> Void)? = nil) -> StoreUnsubscribe {
+        let id: UInt64? = observers.withLock { observers in
+            observers.nextID += 1
+            observers.listeners.append(Listener(id: observers.nextID, call: call, onShutdown: onShutdown))
+            return observers.nextID
+        }
+        guard let id else { return {} }
+        return { [weak self] in
+            self?.observers.withLock { observers in
+                observers.listeners.removeAll { $0.id == id }
+            }
+        }
+    }
+
+    /// Hands the batch's state changes to the listener executor, in one hop per batch.
+    private func publishBatchChanges() {
+        guard !batchChanges.isEmpty else { return }
+        let shouldSchedule: Bool = observers.withLock { observers in
+            observers.pending.append(contentsOf: batchChanges)
+            guard !observers.deliveryScheduled else { return false }
+            observers.deliveryScheduled = true
+            return true
+        }
+        batchChanges.removeAll(keepingCapacity: true)
+        if shouldSchedule {
+            listenerExecutor.executeAsync { self.deliverChanges() }
+        }
+    }
+
+    /// Calls every listener with every waiting change, in order; one delivery runs at a time, so
+    /// listeners are never called concurrently even on a concurrent executor.
+    private func deliverChanges() {
+        while true {
+            let work: (changes: [(S, S)], listeners: [Listener])? = observers.withLock { observers in
+                guard !observers.pending.isEmpty else {
+                    observers.deliveryScheduled = false
+                    return nil
+                }
+                let changes = observers.pending
+                observers.pending = []
+                return (changes, observers.listeners)
+            }
+            guard let work else { return }
+            for (old, new) in work.changes {
+                for listener in work.listeners {
+                    listener.call(old, new)
+                }
+            }
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Called when the store is released: rejects every item still waiting, ends the state streams
+    /// and lets go of the interceptors, so nothing leaks and no promise hangs.
+    func shutdown() {
+        let abandoned: [Envelope] = inbox.withLock { inbox in
+            inbox.isShutDown = true
+            inbox.isReady = false
+            let items = inbox.items
+            inbox.items = []
+            return items
+        }
+        for envelope in abandoned {
+            envelope.promise?.settle(
+                erased: .failure(KatanaError.storeDeallocated(item: typeName(of: envelope.item))),
+                replacing: envelope.item
+            )
+        }
+        let finishers = observers.withLock { observers in
+            let finishers = observers.listeners.compactMap(\.onShutdown)
+            observers.listeners = []
+            return finishers
+        }
+        for finish in finishers {
+            finish()
+        }
+        updaterQueue.async { self.releaseChain() }
+    }
+
+    private func releaseChain() {
+        chain = nil
+        context = nil
+    }
+}
+
+/// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
+private enum StoreEngineStep {
+    case nothing, drain, reject
+}
+
+extension StateUpdater {
+    /// The name of the state type this updater changes, for error messages.
+    var stateTypeName: String {
+        typeName(StateType.self)
+    }
+}
