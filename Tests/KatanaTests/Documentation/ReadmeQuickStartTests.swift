@@ -1,0 +1,100 @@
+import Foundation
+import Katana
+import Testing
+
+/// The README's quick start, compiled and run, so a change that breaks the README breaks the build.
+enum ReadmeQuickStart {
+    struct CounterState: State {
+        var counter = 0
+    }
+
+    struct Increment: StateUpdater {
+        var amount = 1
+        func updateState(_ state: inout CounterState) {
+            state.counter += amount
+        }
+    }
+
+    final class AppDependencies: SideEffectDependencyContainer {
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+        func fetchAmount() async throws -> Int { 41 }
+    }
+
+    struct LoadAmount: AsyncSideEffect {
+        func sideEffect(_ context: SideEffectContext<CounterState, AppDependencies>) async throws -> Int {
+            let amount = try await context.dependencies.fetchAmount()
+            try await context.dispatch(Increment(amount: amount)).value
+            return context.getState().counter
+        }
+    }
+}
+
+@Suite struct ReadmeQuickStartTests {
+    typealias CounterState = ReadmeQuickStart.CounterState
+    typealias Increment = ReadmeQuickStart.Increment
+    typealias AppDependencies = ReadmeQuickStart.AppDependencies
+    typealias LoadAmount = ReadmeQuickStart.LoadAmount
+
+    @Test func quickStart_runsAsWritten() async throws {
+        let store = Store<CounterState, AppDependencies>()
+        let changes = LockedChanges()
+        let unsubscribe = store.addListener { old, new in
+            changes.append("counter: \(old.counter) -> \(new.counter)")
+        }
+        try store.dispatch(Increment()).wait(timeout: .seconds(5))
+        let counter = try await store.dispatch(LoadAmount()).value
+        #expect(counter == 42)
+        #if os(Linux)
+        // On Linux listeners run on the store's own queue by default (no run loop needed).
+        #expect(eventually { changes.values == ["counter: 0 -> 1", "counter: 1 -> 42"] })
+        #endif
+        unsubscribe()
+    }
+
+    @Test func stateUpdates_streamsChangesForAsyncCode() async throws {
+        let store = Store<CounterState, AppDependencies>(
+            interceptors: [],
+            stateInitializer: { CounterState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.listeners"))
+        )
+        // The sequence listens from the moment it is created, so changes dispatched after this line are seen.
+        let updates = store.stateUpdates
+        let reader = Task {
+            var seen: [Int] = []
+            for await (old, new) in updates where old.counter != new.counter {
+                seen.append(new.counter)
+                if seen.count == 3 { break }
+            }
+            return seen
+        }
+        for amount in [1, 0, 2, 3] {
+            store.dispatch(Increment(amount: amount))
+        }
+        let seen = try await withTimeout(.seconds(10)) { await reader.value }
+        #expect(seen == [1, 3, 6])
+    }
+}
+
+final class LockedChanges: @unchecked Sendable {
+    // @unchecked: `storage` is only touched under `lock`.
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    var values: [String] { lock.withLock { storage } }
+}
+
+struct TimedOut: Error {}
+
+/// Runs `operation`, failing with `TimedOut` if it takes longer than `timeout`.
+func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw TimedOut()
+        }
+        guard let first = try await group.next() else { throw TimedOut() }
+        group.cancelAll()
+        return first
+    }
+}
