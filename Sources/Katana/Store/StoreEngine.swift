@@ -242,12 +242,15 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     /// Applies an updater to the state, in place when it is a typed `StateUpdater` of the store's state.
     private func apply(_ updater: any AnyStateUpdater, settling promise: (any ErasedPromise)?, recordingChanges: Bool) {
         let interval = tracer?.begin(updater, kind: .stateUpdater)
+        let followUp = updater as? any FollowUpStateUpdater
+        var followUpStates: (old: S, new: S)?
         isApplying = true
         let failure: KatanaError? = stateCell.withLock { cell in
             guard let box = cell else {
                 return KatanaError.storeDeallocated(item: typeName(of: updater))
             }
-            let old: S? = recordingChanges ? box.value : nil
+            // Keeping the old state costs a copy of it on mutation; only pay when someone needs it.
+            let old: S? = recordingChanges || followUp != nil ? box.value : nil
             if let typed = updater as? any StateUpdater {
                 guard typed.applyInPlace(to: box) else {
                     return KatanaError.stateTypeMismatch(
@@ -264,7 +267,12 @@ final class StoreEngine<S: State>: @unchecked Sendable {
                 box.value = updated
             }
             if let old {
-                batchChanges.append((old, box.value))
+                if recordingChanges {
+                    batchChanges.append((old, box.value))
+                }
+                if followUp != nil {
+                    followUpStates = (old, box.value)
+                }
             }
             return nil
         }
@@ -272,8 +280,13 @@ final class StoreEngine<S: State>: @unchecked Sendable {
         if let interval { tracer?.end(interval) }
         if let failure {
             promise?.settle(erased: .failure(failure), replacing: updater)
-        } else {
-            promise?.settle(erased: .success(()), replacing: updater)
+            return
+        }
+        promise?.settle(erased: .success(()), replacing: updater)
+        if let followUp, let followUpStates, let context {
+            sideEffectQueue.async {
+                followUp.followUp(previousState: followUpStates.old, currentState: followUpStates.new, context: context)
+            }
         }
     }
 
