@@ -12,10 +12,13 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Katana", targets: ["Katana"]),
+        .library(name: "KatanaObservers", targets: ["KatanaObservers"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
+        .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
     ],
     swiftLanguageModes: [.v6]
 )

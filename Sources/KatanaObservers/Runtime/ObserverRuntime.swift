@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import Katana
+
+/// The rules of one observer interceptor running in one store: created when the store starts,
+/// released (with its notification observers) when the store is released.
+///
+/// `intercept` runs on the store's updater queue; the work of state and dispatch rules runs on
+/// `queue`; notification rules run on the thread that posts the notification.
+final class ObserverRuntime: @unchecked Sendable {
+    // @unchecked: every stored property is a constant; the notification tokens are only touched in
+    // `init` and `deinit`, and NotificationCenter is thread-safe.
+    private let context: any AnySideEffectContext
+    private let stateRules: [StateChangeRule]
+    private let dispatchRules: [ObjectIdentifier: [DispatchRule]]
+    private let center: NotificationCenter
+    private let queue = DispatchQueue(label: "KatanaObservers.rules")
+    private var tokens: [any NSObjectProtocol] = []
+
+    init(rules: [ObserverRule], context: any AnySideEffectContext, center: NotificationCenter, reporter: @Sendable (String) -> Void) {
+        self.context = context
+        self.center = center
+        // The store is initialising its interceptors, so its state exists: rules written for
+        // another state type are reported once and left out.
+        let storeStateType = type(of: context.getAnyState())
+        var stateRules: [StateChangeRule] = []
+        var dispatchRules: [ObjectIdentifier: [DispatchRule]] = [:]
+        var notificationRules: [NotificationRule] = []
+        var startWork: [@Sendable () -> [any Dispatchable]] = []
+        for rule in rules {
+            switch rule.trigger {
+            case .start(let work):
+                startWork.append(work)
+            case .stateChange(let stateRule):
+                if let rootType = stateRule.rootType, rootType != storeStateType {
+                    reporter(
+                        "KatanaObservers: the rule \(rule.summary) is written for \(String(reflecting: rootType)), "
+                            + "but the store's state is \(String(reflecting: storeStateType)); it will never fire. "
+                            + "Write the key path or closure for \(String(reflecting: storeStateType)), "
+                            + "or use the rule in a store of that state type."
+                    )
+                    continue
+                }
+                stateRules.append(stateRule)
+            case .dispatch(let dispatchRule):
+                dispatchRules[dispatchRule.itemType, default: []].append(dispatchRule)
+            case .notification(let notificationRule):
+                notificationRules.append(notificationRule)
+            }
+        }
+        self.stateRules = stateRules
+        self.dispatchRules = dispatchRules
+        for rule in notificationRules {
+            let token = center.addObserver(forName: rule.name, object: nil, queue: nil) { [weak self] notification in
+                self?.received(notification, for: rule)
+            }
+            tokens.append(token)
+        }
+        let context = self.context
+        if !startWork.isEmpty {
+            // Dispatched now, handled once the store is ready, in the order of the rules.
+            for work in startWork {
+                for item in work() {
+                    context.anyDispatch(item)
+                }
+            }
+        }
+    }
+
+    deinit {
+        for token in tokens {
+            center.removeObserver(token)
+        }
+    }
+
+    /// Lets the item through, then checks the rules it may trigger.
+    func intercept(_ item: any Dispatchable, next: StoreInterceptorNext) throws {
+        let isUpdater = item is any AnyStateUpdater
+        let matchingDispatchRules = dispatchRules.isEmpty ? nil : dispatchRules[ObjectIdentifier(type(of: item))]
+        let watchesState = isUpdater && !stateRules.isEmpty
+        guard watchesState || matchingDispatchRules != nil else {
+            try next(item)
+            return
+        }
+        let needsStates = matchingDispatchRules?.contains(where: \.needsStates) ?? false
+        var captured: [any Sendable] = []
+        var previous: (any State)?
+        do {
+            let before = context.getAnyState()
+            if watchesState {
+                captured = stateRules.map { $0.capture(before) }
+            }
+            if needsStates {
+                previous = before
+            }
+        }
+        try next(item)
+
+        var work: [@Sendable () -> [any Dispatchable]] = []
+        let after = context.getAnyState()
+        if watchesState {
+            for (rule, value) in zip(stateRules, captured) {
+                if let reaction = rule.react(value, after) {
+                    work.append(reaction)
+                }
+            }
+        }
+        if let matchingDispatchRules {
+            let current: (any State)? = needsStates ? after : nil
+            let previousState = previous
+            for rule in matchingDispatchRules {
+                work.append { rule.make(item, previousState, current) }
+            }
+        }
+        guard !work.isEmpty else { return }
+        let context = self.context
+        let reactions = work
+        queue.async {
+            for reaction in reactions {
+                for produced in reaction() {
+                    context.anyDispatch(produced)
+                }
+            }
+        }
+    }
+
+    private func received(_ notification: Notification, for rule: NotificationRule) {
+        if let sender = rule.sender {
+            guard let expected = sender.object, let actual = notification.object as AnyObject?, expected === actual else { return }
+        }
+        // Runs on the posting thread (never the store's queue unless the poster is on it):
+        // `Notification` is not Sendable, so it is not handed to another queue.
+        for produced in rule.make(notification) {
+            context.anyDispatch(produced)
+        }
+    }
+}
