@@ -1,0 +1,161 @@
+import Foundation
+import Katana
+import KatanaObservers
+import Testing
+
+/// The README's observer examples, compiled (and run) so a change that breaks them breaks the build.
+enum ReadmeObservers {
+    struct User: Equatable, Sendable { let name: String }
+
+    struct AppState: State, Equatable {
+        var user: User?
+        var logLevel = "info"
+        var configurationLoads = 0
+        var syncing = false
+        var cacheCleared = false
+        var appliedLevel = ""
+        var transitions = 0
+    }
+
+    final class AppDependencies: SideEffectDependencyContainer {
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+    }
+
+    struct LoadConfiguration: StateUpdater, OnStartObserverDispatchable, NotificationObserverDispatchable {
+        init() {}
+        init?(notification: Notification) {}
+        func updateState(_ state: inout AppState) { state.configurationLoads += 1 }
+    }
+
+    struct StartSync: StateUpdater, StateObserverDispatchable {
+        init() {}
+        init?(prevState: any State, currentState: any State) {}
+        func updateState(_ state: inout AppState) { state.syncing = true }
+    }
+
+    struct Login: StateUpdater {
+        let name: String
+        func updateState(_ state: inout AppState) { state.user = User(name: name) }
+    }
+
+    struct Logout: StateUpdater {
+        func updateState(_ state: inout AppState) { state.user = nil }
+    }
+
+    struct ClearCache: StateUpdater, DispatchObserverDispatchable {
+        init() {}
+        init?(dispatchedItem: any Dispatchable, prevState: any State, currentState: any State) {}
+        func updateState(_ state: inout AppState) { state.cacheCleared = true }
+    }
+
+    struct ApplyLogLevel: StateUpdater {
+        let level: String
+        func updateState(_ state: inout AppState) { state.appliedLevel = level }
+    }
+
+    struct SetLogLevel: StateUpdater {
+        let level: String
+        func updateState(_ state: inout AppState) { state.logLevel = level }
+    }
+
+    struct LogTransition: StateUpdater {
+        let old: AppState
+        let new: AppState
+        func updateState(_ state: inout AppState) { state.transitions += 1 }
+    }
+
+    enum Rules {
+        static let logging = ObserverRules("logging") {
+            OnChange(of: \AppState.logLevel) { _, level in ApplyLogLevel(level: level) }
+        }
+        static func all(verbose: Bool) -> ObserverRules {
+            ObserverRules("all") {
+                logging
+                if verbose {
+                    OnStateChange { (old: AppState, new: AppState) in
+                    old.user != new.user ? LogTransition(old: old, new: new) : nil
+                }
+                }
+            }
+        }
+    }
+}
+
+extension Notification.Name {
+    static let reloadConfiguration = Notification.Name("reloadConfiguration")
+}
+
+@Suite struct ReadmeObserverExamplesTests {
+    typealias AppState = ReadmeObservers.AppState
+    typealias AppDependencies = ReadmeObservers.AppDependencies
+    typealias LoadConfiguration = ReadmeObservers.LoadConfiguration
+    typealias StartSync = ReadmeObservers.StartSync
+    typealias Logout = ReadmeObservers.Logout
+    typealias ClearCache = ReadmeObservers.ClearCache
+
+    private func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    private func exercise(_ observer: @escaping StoreInterceptor, center: NotificationCenter) throws {
+        let store = Store<AppState, AppDependencies>(
+            interceptors: [observer],
+            stateInitializer: { AppState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.listeners"))
+        )
+        #expect(waitFor { store.state.configurationLoads == 1 })
+        try store.dispatch(ReadmeObservers.Login(name: "ada")).wait(timeout: .seconds(5))
+        #expect(waitFor { store.state.syncing })
+        try store.dispatch(Logout()).wait(timeout: .seconds(5))
+        #expect(waitFor { store.state.cacheCleared })
+        center.post(name: .reloadConfiguration, object: nil)
+        #expect(waitFor { store.state.configurationLoads == 2 })
+    }
+
+    @Test func katanaForm_runsAsWritten() throws {
+        let center = NotificationCenter()
+        let observer = ObserverInterceptor.observe([
+            .onStart([LoadConfiguration.self]),
+            .onStateChange(ObserverInterceptor.ObserverType.typedStateChange { (old: AppState, new: AppState) in
+                old.user == nil && new.user != nil
+            }, [StartSync.self]),
+            .onDispatch(Logout.self, [ClearCache.self]),
+            .onNotification(.reloadConfiguration, [LoadConfiguration.self]),
+        ], notificationCenter: center)
+        try exercise(observer, center: center)
+    }
+
+    @Test func declarativeForm_runsAsWritten() throws {
+        let center = NotificationCenter()
+        let observer = ObserverInterceptor.observe(notificationCenter: center) {
+            OnStart(LoadConfiguration.self)
+            OnChange(of: \AppState.user) { old, new in
+                old == nil && new != nil ? StartSync() : nil
+            }
+            OnDispatch(Logout.self) { _ in ClearCache() }
+            OnNotification(.reloadConfiguration) { _ in LoadConfiguration() }
+        }
+        try exercise(observer, center: center)
+    }
+
+    @Test func reusableGroups_composeWithControlFlow() throws {
+        let store = Store<AppState, AppDependencies>(
+            interceptors: [ObserverInterceptor.observe { ReadmeObservers.Rules.all(verbose: true) }],
+            stateInitializer: { AppState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.listeners"))
+        )
+        try store.dispatch(ReadmeObservers.SetLogLevel(level: "debug")).wait(timeout: .seconds(5))
+        #expect(waitFor { store.state.appliedLevel == "debug" })
+        try store.dispatch(ReadmeObservers.Login(name: "ada")).wait(timeout: .seconds(5))
+        // verbose: the login changed the user, and that transition is logged exactly once.
+        #expect(waitFor { store.state.transitions == 1 })
+        try store.dispatch(ReadmeObservers.SetLogLevel(level: "info")).wait(timeout: .seconds(5))
+        #expect(waitFor { store.state.appliedLevel == "info" })
+        #expect(store.state.transitions == 1)
+    }
+}
