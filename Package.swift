@@ -11,10 +11,13 @@ let package = Package(
     name: "Katana",
     products: [
         .library(name: "Katana", targets: ["Katana"]),
+        .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
+        .target(name: "NotificationBridge", swiftSettings: librarySettings),
+        .testTarget(name: "NotificationBridgeTests", dependencies: ["NotificationBridge"]),
     ],
     swiftLanguageModes: [.v6]
 )
