@@ -60,9 +60,6 @@ final class SignalRegistry: @unchecked Sendable {
     // guarded by `setupLock`: the disposition dispatch installed for each signal, seen when it did.
     private var dispatchDispositions: [Int32: SignalDisposition] = [:]
 
-    // guarded by `setupLock`: the first disposition dispatch was seen installing, for any signal.
-    private var dispatchHandlerTemplate: SignalDisposition?
-
     /// Creates an empty registry; production code uses `shared`.
     init() {}
 
@@ -146,20 +143,13 @@ final class SignalRegistry: @unchecked Sendable {
         let installed = SignalDisposition.current(of: signal) ?? previous
         if reinstalled == nil, installed != previous, installed.hasHandlerFunction {
             dispatchDispositions[signal] = installed
-            if dispatchHandlerTemplate == nil {
-                dispatchHandlerTemplate = installed
-            }
         }
         if !installed.hasHandlerFunction {
-            // Dispatch saw this signal before the registry did and its handler was reset since.
-            // Its handler is the same function with the same flags for every signal, so one
-            // recorded for another signal serves here too.
-            guard let template = dispatchHandlerTemplate, template.install(for: signal) else {
-                source.cancel()
-                previous.install(for: signal)
-                throw NotificationBridgeError.signalInterceptionUnavailable(signal)
-            }
-            dispatchDispositions[signal] = template
+            // Dispatch saw this signal before the registry did (its handler is installed only
+            // once per process) and that handler was reset since: the signal cannot reach us.
+            source.cancel()
+            previous.install(for: signal)
+            throw NotificationBridgeError.signalInterceptionUnavailable(signal)
         }
         return Channel(id: id, source: source, previous: previous, listeners: [:])
     }
