@@ -40,7 +40,8 @@ struct SignalPostingTests {
         try await withKnownDisposition(of: [SIGUSR1], flags: flags, blocking: [SIGUSR2, SIGHUP]) {
             let before = ObservedDisposition(of: SIGUSR1)
             #expect(before.isIgnored)
-            #expect(before.blockedSignals == [SIGHUP, SIGUSR2].sorted())
+            // Under the thread sanitizer, its sigaction interceptor may report a fuller mask.
+            #expect(Set(before.blockedSignals).isSuperset(of: [SIGHUP, SIGUSR2]))
 
             let bridge = NotificationBridge(center: NotificationCenter())
             let first = try bridge.post(.testSignal, onSignal: SIGUSR1)
