@@ -200,20 +200,25 @@ struct TimerPostingTests {
     }
 
     @Test
-    func observerMayCancelItsOwnSubscriptionWhileHandlingAPost() async throws {
+    func observerMayCancelTheSubscriptionWhileHandlingItsPost() async throws {
         let center = NotificationCenter()
         let recorder = PostRecorder(center: center)
         let bridge = NotificationBridge(center: center)
-        let subscription = try bridge.post(.testTimer, every: .milliseconds(1), firstFireAfter: .zero)
+        // Observe before subscribing, so that the very first post cancels.
         let observation = center.addObserver(forName: .testTimer, object: nil, queue: nil) { _ in
-            subscription.cancel()
+            for subscription in bridge.activeSubscriptions where subscription.name == .testTimer {
+                subscription.cancel()
+            }
         }
         defer { center.removeObserver(observation) }
+        let subscription = try bridge.post(
+            .testTimer, every: .milliseconds(1), firstFireAfter: .zero)
 
         #expect(await waitUntil { !subscription.isActive })
-        let witness = try bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
+        let witnessBridge = NotificationBridge(center: center)
+        try witnessBridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
         #expect(await waitUntil { recorder.count(.witness) >= 10 })
-        witness.cancel()
+        witnessBridge.cancelAll()
         #expect(recorder.count(.testTimer) == 1)
     }
 
