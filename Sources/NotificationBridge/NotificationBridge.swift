@@ -21,6 +21,9 @@ import Darwin
 /// signal's default action; when the last one is cancelled the disposition found before is
 /// restored exactly. The kernel merges signals that arrive faster than they are handled, so a
 /// burst of identical signals yields at least one post, not one post per signal.
+///
+/// On Linux, dispatch's own C handler forwards a watched signal to its event thread and, as a side
+/// effect, leaves the thread that first caught it with most signals blocked.
 // @unchecked Sendable: `subscriptions` is only touched while holding `lock`; everything else is
 // immutable and Sendable.
 public final class NotificationBridge: @unchecked Sendable {
