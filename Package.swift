@@ -13,12 +13,15 @@ let package = Package(
     products: [
         .library(name: "Katana", targets: ["Katana"]),
         .library(name: "KatanaObservers", targets: ["KatanaObservers"]),
+        .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
         .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
+        .target(name: "NotificationBridge", swiftSettings: librarySettings),
+        .testTarget(name: "NotificationBridgeTests", dependencies: ["NotificationBridge", "KatanaObservers"]),
     ],
     swiftLanguageModes: [.v6]
 )
