@@ -13,7 +13,7 @@ public protocol AnySideEffectContext: Sendable {
 
 /// A context that can hand an item straight to its store's queue, with the promise to settle.
 protocol DirectEnqueueing {
-    func enqueue(_ item: any Dispatchable, settling promise: any ErasedPromise)
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
 }
 
 extension AnySideEffectContext {
@@ -21,7 +21,7 @@ extension AnySideEffectContext {
     @discardableResult
     public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending()
-        route(dispatchable, settling: promise)
+        route(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -29,7 +29,7 @@ extension AnySideEffectContext {
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending()
-        route(dispatchable, settling: promise)
+        route(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -37,7 +37,7 @@ extension AnySideEffectContext {
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending()
-        route(dispatchable, settling: promise)
+        route(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -45,13 +45,13 @@ extension AnySideEffectContext {
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending()
-        route(dispatchable, settling: promise)
+        route(dispatchable, settling: promise.handle)
         return promise
     }
 
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
     /// promise when the context belongs to a store.
-    private func route(_ item: any Dispatchable, settling promise: any ErasedPromise) {
+    private func route(_ item: any Dispatchable, settling promise: PromiseHandle) {
         if let direct = self as? any DirectEnqueueing {
             direct.enqueue(item, settling: promise)
         } else {
@@ -68,7 +68,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     /// The store's dependency container.
     public let dependencies: D
     private let stateGetter: @Sendable () -> S
-    private let enqueueItem: @Sendable (any Dispatchable, any ErasedPromise) -> Void
+    private let enqueueItem: @Sendable (any Dispatchable, PromiseHandle) -> Void
 
     /// Creates a context from plain closures, for running side effects outside a store (in tests).
     public init(
@@ -87,7 +87,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     init(
         dependencies: D,
         getState: @escaping @Sendable () -> S,
-        enqueue: @escaping @Sendable (any Dispatchable, any ErasedPromise) -> Void
+        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle) -> Void
     ) {
         self.dependencies = dependencies
         self.stateGetter = getState
@@ -113,12 +113,12 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
         let promise = Promise<any Sendable>.pending()
-        enqueueItem(dispatchable, promise)
+        enqueueItem(dispatchable, promise.handle)
         return promise
     }
 
     /// Hands `item` to the store with the promise it must settle.
-    func enqueue(_ item: any Dispatchable, settling promise: any ErasedPromise) {
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
         enqueueItem(item, promise)
     }
 }

@@ -27,27 +27,4 @@ extension StateUpdater {
         updateState(&state)
         return state
     }
-
-    /// Mutates the state held by `box` in place when it holds this updater's state type.
-    ///
-    /// Going through the box (a class) instead of an existential keeps the state uniquely
-    /// referenced, so a large state is not copied on every update.
-    func applyInPlace(to box: AnyObject) -> Bool {
-        guard let box = box as? StateBox<StateType> else { return false }
-        updateState(&box.value)
-        return true
-    }
-}
-
-/// The store's current state, held in a class so updaters can mutate it in place.
-///
-/// Owned by one store engine: `value` is written only on the updater queue while holding the
-/// engine's state lock, and read by other threads only under that lock.
-final class StateBox<S: State>: @unchecked Sendable {
-    // Guarded by the owning engine's `stateLock` (see StoreEngine).
-    var value: S
-
-    init(_ value: S) {
-        self.value = value
-    }
 }

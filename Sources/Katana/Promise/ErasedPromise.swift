@@ -1,28 +1,70 @@
 /// A promise whose value type is hidden, so the store can keep items of every kind in one queue
 /// and settle each item's promise with the type-erased outcome of handling it.
-protocol ErasedPromise: Sendable {
+protocol ErasedPromise: AnyObject {
     /// Settles the promise with an erased outcome; `item` is what was handled, for error messages.
     func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable)
+
+    /// Settles the promise for a handled state updater, which produces no value.
+    func settleDone(replacing item: any Dispatchable)
 }
 
-extension Promise: ErasedPromise {
+/// A promise's storage: its phase and retry work behind one lock, in one allocation.
+///
+/// Not `Sendable` itself (a `ManagedBuffer` cannot be); it crosses threads inside ``Promise`` and
+/// ``PromiseHandle``, which are safe because all its state is reached through its lock.
+final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>, ErasedPromise {
+
     func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        let promise = Promise(core: self)
         switch outcome {
         case .failure(let error):
-            reject(error)
+            promise.reject(error)
         case .success(let value):
             if let typed = value as? Value {
-                resolve(typed)
+                promise.resolve(typed)
             } else if let unit = () as? Value {
                 // A `Promise<Void>` only says "done"; any value the handled item produced is dropped.
-                resolve(unit)
+                promise.resolve(unit)
             } else {
-                reject(KatanaError.resultTypeMismatch(
+                promise.reject(KatanaError.resultTypeMismatch(
                     item: typeName(of: item),
                     expected: typeName(Value.self),
                     actual: typeName(type(of: value))
                 ))
             }
         }
+    }
+
+    func settleDone(replacing item: any Dispatchable) {
+        if Value.self == Void.self {
+            // The common case, an updater's `Promise<Void>`: through code specialised for Void,
+            // without dynamic casts.
+            Promise<Void>(core: unsafeDowncast(self, to: PromiseCore<Void>.self)).resolve(())
+        } else {
+            settle(erased: .success(()), replacing: item)
+        }
+    }
+}
+
+/// A type-erased promise the store keeps next to a dispatched item.
+struct PromiseHandle: @unchecked Sendable {
+    // @unchecked: the core's state is only reached through its lock.
+    let core: any ErasedPromise
+
+    /// Settles the promise with an erased outcome.
+    func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        core.settle(erased: outcome, replacing: item)
+    }
+
+    /// Settles the promise for a handled state updater.
+    func settleDone(replacing item: any Dispatchable) {
+        core.settleDone(replacing: item)
+    }
+}
+
+extension Promise {
+    /// This promise, type-erased, for the store's queue.
+    var handle: PromiseHandle {
+        PromiseHandle(core: core)
     }
 }

@@ -5,7 +5,8 @@ import Dispatch
 /// Every dispatch returns one. A promise is thread-safe and settles exactly once; callbacks
 /// registered with ``then(in:_:)-(_,(Value)->N)``, ``catch(in:_:)``, ``always(in:_:)`` and friends run
 /// on the queue they name (a global queue by default), so they never run on a store's updater queue.
-public struct Promise<Value: Sendable>: Sendable {
+public struct Promise<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: the only stored property is the core, whose state is only reached through its lock.
     typealias Outcome = Result<Value, any Error>
     typealias Callback = @Sendable (Outcome) -> Void
 
@@ -15,16 +16,23 @@ public struct Promise<Value: Sendable>: Sendable {
         case settled(Outcome)
     }
 
+    /// What the promise's lock guards.
     struct Storage {
         var phase: Phase
         /// Re-runs the work that produced this promise, for ``retry(_:)``; nil when there is none.
         let rerun: (@Sendable () -> Promise<Value>)?
     }
 
-    private let storage: Locked<Storage>
+    /// The promise's only allocation: its storage and lock. The store keeps it (type-erased) next
+    /// to each dispatched item, to settle it once the item is handled.
+    let core: PromiseCore<Value>
 
     private init(phase: Phase, rerun: (@Sendable () -> Promise<Value>)?) {
-        storage = Locked(Storage(phase: phase, rerun: rerun))
+        core = PromiseCore<Value>.make(Storage(phase: phase, rerun: rerun))
+    }
+
+    init(core: PromiseCore<Value>) {
+        self.core = core
     }
 
     /// A promise that is already fulfilled with `value`.
@@ -101,7 +109,7 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Settles the promise once and runs the waiting callbacks, in registration order, on this thread.
     @discardableResult
     func settle(_ outcome: Outcome) -> Bool {
-        let callbacks: [Callback]? = storage.withLock { storage in
+        let callbacks: [Callback]? = core.withLock { storage in
             guard case .pending(let callbacks) = storage.phase else { return nil }
             storage.phase = .settled(outcome)
             return callbacks
@@ -116,7 +124,7 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Runs `callback` with the outcome on the thread that settles the promise (right away if it
     /// already has). Only for the package's own short, non-blocking bookkeeping.
     func observe(_ callback: @escaping Callback) {
-        let settled: Outcome? = storage.withLock { storage in
+        let settled: Outcome? = core.withLock { storage in
             switch storage.phase {
             case .pending(var callbacks):
                 storage.phase = .pending([])  // drop our reference so the append does not copy
@@ -134,7 +142,7 @@ public struct Promise<Value: Sendable>: Sendable {
 
     /// The outcome if the promise has settled, nil while it is pending.
     var outcome: Outcome? {
-        storage.withLock { storage in
+        core.withLock { storage in
             if case .settled(let outcome) = storage.phase { return outcome }
             return nil
         }
@@ -146,7 +154,7 @@ public struct Promise<Value: Sendable>: Sendable {
     }
 
     var rerun: (@Sendable () -> Promise<Value>)? {
-        storage.withLock { $0.rerun }
+        core.withLock { $0.rerun }
     }
 
     /// A fresh run of the work behind this promise, or this promise when there is no work to re-run.

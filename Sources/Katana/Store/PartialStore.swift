@@ -65,7 +65,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
-        engine.enqueue(dispatchable, settling: promise)
+        engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -74,7 +74,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
-        engine.enqueue(dispatchable, settling: promise)
+        engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -82,7 +82,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
-        engine.enqueue(dispatchable, settling: promise)
+        engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -90,7 +90,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
-        engine.enqueue(dispatchable, settling: promise)
+        engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
 
@@ -98,7 +98,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
         let promise = Promise<any Sendable>.pending(rerun: redispatch(dispatchable) { $0.anyDispatch($1) })
-        engine.enqueue(dispatchable, settling: promise)
+        engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
 

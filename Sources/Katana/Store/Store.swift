@@ -58,16 +58,16 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
             listenerExecutor: configuration.listenersAsyncProvider,
             tracer: configuration.signpostLogger
         )
-        let enqueue: @Sendable (any Dispatchable, any ErasedPromise) -> Void = { [weak engine] item, promise in
+        let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
             guard let engine else {
                 promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
                 return
             }
             engine.enqueue(item, settling: promise)
         }
-        let stateCell = engine.stateCell
+        let published = engine.published
         let getState: @Sendable () -> S = {
-            guard let state = stateCell.withLock({ $0?.value }) else {
+            guard let state = published.withLock({ $0 })?.withLock({ $0 }) else {
                 preconditionFailure(
                     "Katana: the store's state was read before the store was ready. "
                         + "Check `isReady` first, or dispatch a side effect: it runs once the store is ready."
@@ -77,7 +77,7 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
         }
         let anyDispatch: AnyDispatch = { item in
             let promise = Promise<any Sendable>.pending()
-            enqueue(item, promise)
+            enqueue(item, promise.handle)
             return promise
         }
         dependencies = dependenciesInitializer(anyDispatch, { getState() })

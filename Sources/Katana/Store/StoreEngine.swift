@@ -1,36 +1,43 @@
 import Dispatch
 
+/// One dispatched item and the promise to settle once it has been handled.
+struct Envelope {
+    let item: any Dispatchable
+    let promise: PromiseHandle?
+    /// True for items an interceptor passed on later, from another thread: they were intercepted already.
+    let skipsInterceptors: Bool
+}
+
+/// What waits to be handled, and the engine's life-cycle flags; guarded by the engine's inbox lock.
+struct Inbox {
+    var items: [Envelope] = []
+    var isReady = false
+    var drainScheduled = false
+    var isShutDown = false
+}
+
+/// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
+private enum StoreEngineStep {
+    case nothing, drain, reject
+}
+
 /// The machinery behind a store: its queue of dispatched items, the loop that drains it, the state
 /// and the listeners. `PartialStore` and `Store` are thin public faces over one engine.
 ///
-/// The core loop, top to bottom: ``enqueue(_:settling:skippingInterceptors:)`` appends an item to
-/// the inbox and wakes the updater queue if it is idle; ``drain()`` takes every waiting item at once
-/// and, for each, runs the interceptor chain (``process(_:)``) and then ``handle(_:settling:)``:
-/// state updaters are applied in place, side effects are started on a concurrent queue or as tasks;
-/// at the end of each batch the state changes are published to the listeners in one hop.
+/// The core loop, top to bottom: `enqueue` appends an item to the inbox and wakes the updater
+/// queue if it is idle; `drain` takes every waiting item at once and, for each, runs the
+/// interceptor chain (`process`) and then `handle`: state updaters are applied in place, side
+/// effects are started on a concurrent queue or as tasks; at the end of each batch the state
+/// changes are published to the listeners in one hop.
 ///
 /// Ownership of mutable state:
 /// - `inbox` (its own lock): waiting items, readiness, whether a drain is scheduled, shutdown.
-/// - `stateCell` (its own lock): the current state; written only on the updater queue.
+/// - `published` (its own lock): the state storage, for readers on any thread.
+/// - the state storage (its own lock): the state value; mutated only on the updater queue.
 /// - `observers` (its own lock): listeners and state changes waiting to be delivered.
-/// - `chain`, `context`, `current`, `currentConsumed`, `isApplying`: the updater queue only.
+/// - everything under "Updater queue only": the updater queue.
 final class StoreEngine<S: State>: @unchecked Sendable {
     // @unchecked: every mutable property is guarded as listed above (a lock, or the updater queue).
-
-    /// One dispatched item and the promise to settle once it has been handled.
-    struct Envelope {
-        let item: any Dispatchable
-        let promise: (any ErasedPromise)?
-        /// True for items an interceptor passed on later, from another thread: they have been intercepted already.
-        let skipsInterceptors: Bool
-    }
-
-    private struct Inbox {
-        var items: [Envelope] = []
-        var isReady = false
-        var drainScheduled = false
-        var isShutDown = false
-    }
 
     private struct Listener {
         let id: UInt64
@@ -52,10 +59,12 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     private let tracer: SignpostLogger?
 
     private let inbox = Locked(Inbox())
-    let stateCell = Locked<StateBox<S>?>(nil)
+    /// The state storage once the state initializer has run; nil before.
+    let published = Locked<LockedStorage<S>?>(nil)
     private let observers = Locked(Observers())
 
     // Updater queue only.
+    private var storage: LockedStorage<S>?
     private var chain: StoreInterceptorNext?
     private var context: (any AnySideEffectContext)?
     private var current: Envelope?
@@ -63,6 +72,9 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     private var recordsChangesForCurrent = false
     private var isApplying = false
     private var batchChanges: [(S, S)] = []
+    private var kinds: [ObjectIdentifier: ItemKind] = [:]
+    private var lastKindType: ObjectIdentifier?
+    private var lastKind = ItemKind.unsupported
 
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
     /// so a burst does not pin its memory once it has settled.
@@ -89,12 +101,13 @@ final class StoreEngine<S: State>: @unchecked Sendable {
         executor: any Executor
     ) {
         executor.executeAsync {
-            let initial = stateInitializer()
-            self.stateCell.withLock { $0 = StateBox(initial) }
+            let storage = LockedStorage<S>.make(stateInitializer())
+            self.published.withLock { $0 = storage }
             // Synchronous, so that with an immediate state initializer the store is ready when its
             // initialiser returns. No deadlock: nothing else can be running on this new queue yet
             // except a drain, and drains only start once the store is ready.
             self.updaterQueue.sync {
+                self.storage = storage
                 self.context = context
                 if !interceptors.isEmpty {
                     let terminal: StoreInterceptorNext = { item in self.receiveFromChain(item) }
@@ -126,7 +139,7 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     // MARK: - The core loop
 
     /// Adds an item to the inbox; wakes the updater queue if nothing is draining it.
-    func enqueue(_ item: any Dispatchable, settling promise: (any ErasedPromise)?, skippingInterceptors: Bool = false) {
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle?, skippingInterceptors: Bool = false) {
         let next: StoreEngineStep = inbox.withLock { inbox in
             if inbox.isShutDown { return .reject }
             inbox.items.append(Envelope(item: item, promise: promise, skipsInterceptors: skippingInterceptors))
@@ -215,83 +228,96 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     /// else is rejected (its work never ran).
     private func settleBlocked(_ envelope: Envelope) {
         guard let promise = envelope.promise else { return }
-        if envelope.item is any AnyStateUpdater && !(envelope.item is any AnySideEffect) {
-            promise.settle(erased: .success(()), replacing: envelope.item)
+        if case .updater = kind(of: envelope.item) {
+            promise.settleDone(replacing: envelope.item)
         } else {
             promise.settle(erased: .failure(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item))), replacing: envelope.item)
         }
     }
 
-    /// Handles an item as what it is: an updater is applied now, a side effect is started.
-    private func handle(_ item: any Dispatchable, settling promise: (any ErasedPromise)?, recordingChanges: Bool) {
-        if let updater = item as? any AnyStateUpdater {
-            if item is any AnySideEffect {
-                promise?.settle(erased: .failure(KatanaError.ambiguousDispatchable(item: typeName(of: item))), replacing: item)
-                return
-            }
-            apply(updater, settling: promise, recordingChanges: recordingChanges)
-        } else if let sideEffect = item as? any AsyncSideEffect {
-            runAsync(sideEffect, settling: promise)
-        } else if let sideEffect = item as? any AnySideEffect {
-            run(sideEffect, settling: promise)
+    /// How items of this item's type are handled (cached per type).
+    private func kind(of item: any Dispatchable) -> ItemKind {
+        let type = ObjectIdentifier(Swift.type(of: item))
+        if type == lastKindType {
+            return lastKind
+        }
+        let kind: ItemKind
+        if let cached = kinds[type] {
+            kind = cached
         } else {
+            kind = ItemKind.classify(item, storeState: S.self)
+            kinds[type] = kind
+        }
+        lastKindType = type
+        lastKind = kind
+        return kind
+    }
+
+    /// Handles an item as what it is: an updater is applied now, a side effect is started.
+    private func handle(_ item: any Dispatchable, settling promise: PromiseHandle?, recordingChanges: Bool) {
+        switch kind(of: item) {
+        case .updater(let applier, let followsUp):
+            apply(item, with: applier, followsUp: followsUp, settling: promise, recordingChanges: recordingChanges)
+        case .sideEffect:
+            if let sideEffect = item as? any AnySideEffect {
+                run(sideEffect, settling: promise)
+            }
+        case .asyncSideEffect:
+            if let sideEffect = item as? any AsyncSideEffect {
+                runAsync(sideEffect, settling: promise)
+            }
+        case .unsupported:
             promise?.settle(erased: .failure(KatanaError.unsupportedDispatchable(item: typeName(of: item))), replacing: item)
+        case .ambiguous:
+            promise?.settle(erased: .failure(KatanaError.ambiguousDispatchable(item: typeName(of: item))), replacing: item)
         }
     }
 
-    /// Applies an updater to the state, in place when it is a typed `StateUpdater` of the store's state.
-    private func apply(_ updater: any AnyStateUpdater, settling promise: (any ErasedPromise)?, recordingChanges: Bool) {
-        let interval = tracer?.begin(updater, kind: .stateUpdater)
-        let followUp = updater as? any FollowUpStateUpdater
-        var followUpStates: (old: S, new: S)?
+    /// Applies an updater to the state in place, under the state lock.
+    private func apply(
+        _ item: any Dispatchable,
+        with applier: ItemKind.StateApplier,
+        followsUp: Bool,
+        settling promise: PromiseHandle?,
+        recordingChanges: Bool
+    ) {
+        guard let storage else {
+            promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
+            return
+        }
+        let interval = tracer?.begin(item, kind: .stateUpdater)
+        // Keeping the old state costs a copy of it on mutation; only pay when someone needs it.
+        let keepsOld = recordingChanges || followsUp
+        var change: (old: S, new: S)?
         isApplying = true
-        let failure: KatanaError? = stateCell.withLock { cell in
-            guard let box = cell else {
-                return KatanaError.storeDeallocated(item: typeName(of: updater))
+        let failure: KatanaError? = storage.withLock { state in
+            let old: S? = keepsOld ? state : nil
+            let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
+            if failure == nil, let old {
+                change = (old, state)
             }
-            // Keeping the old state costs a copy of it on mutation; only pay when someone needs it.
-            let old: S? = recordingChanges || followUp != nil ? box.value : nil
-            if let typed = updater as? any StateUpdater {
-                guard typed.applyInPlace(to: box) else {
-                    return KatanaError.stateTypeMismatch(
-                        updater: typeName(of: updater), expected: typeName(S.self), actual: typed.stateTypeName
-                    )
-                }
-            } else {
-                let updated = updater.updatedState(currentState: box.value)
-                guard let updated = updated as? S else {
-                    return KatanaError.invalidStateReturned(
-                        updater: typeName(of: updater), expected: typeName(S.self), actual: typeName(type(of: updated))
-                    )
-                }
-                box.value = updated
-            }
-            if let old {
-                if recordingChanges {
-                    batchChanges.append((old, box.value))
-                }
-                if followUp != nil {
-                    followUpStates = (old, box.value)
-                }
-            }
-            return nil
+            return failure
         }
         isApplying = false
         if let interval { tracer?.end(interval) }
         if let failure {
-            promise?.settle(erased: .failure(failure), replacing: updater)
+            promise?.settle(erased: .failure(failure), replacing: item)
             return
         }
-        promise?.settle(erased: .success(()), replacing: updater)
-        if let followUp, let followUpStates, let context {
+        promise?.settleDone(replacing: item)
+        guard let change else { return }
+        if recordingChanges {
+            batchChanges.append(change)
+        }
+        if followsUp, let followUp = item as? any FollowUpStateUpdater, let context {
             sideEffectQueue.async {
-                followUp.followUp(previousState: followUpStates.old, currentState: followUpStates.new, context: context)
+                followUp.followUp(previousState: change.old, currentState: change.new, context: context)
             }
         }
     }
 
     /// Starts a synchronous side effect on the concurrent side-effect queue.
-    private func run(_ sideEffect: any AnySideEffect, settling promise: (any ErasedPromise)?) {
+    private func run(_ sideEffect: any AnySideEffect, settling promise: PromiseHandle?) {
         guard let context else { return }
         let tracer = self.tracer
         sideEffectQueue.async {
@@ -308,7 +334,7 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     }
 
     /// Starts an async side effect as a task.
-    private func runAsync(_ sideEffect: any AsyncSideEffect, settling promise: (any ErasedPromise)?) {
+    private func runAsync(_ sideEffect: any AsyncSideEffect, settling promise: PromiseHandle?) {
         guard let context else { return }
         let tracer = self.tracer
         Task {
@@ -335,13 +361,13 @@ final class StoreEngine<S: State>: @unchecked Sendable {
                     + "Use the `inout` state the updater receives instead."
             )
         }
-        guard let state = stateCell.withLock({ $0?.value }) else {
+        guard let storage = published.withLock({ $0 }) else {
             preconditionFailure(
                 "Katana: the store's state was read before the store was ready. "
                     + "Check `isReady` first, or dispatch a side effect: it runs once the store is ready."
             )
         }
-        return state
+        return storage.withLock { $0 }
     }
 
     private var isApplyingOnThisThread: Bool {
@@ -353,12 +379,11 @@ final class StoreEngine<S: State>: @unchecked Sendable {
 
     /// Adds a listener called with (old, new) after every handled state updater.
     func addListener(_ call: @escaping @Sendable (S, S) -> Void, onShutdown: (@Sendable () -> Void)? = nil) -> StoreUnsubscribe {
-        let id: UInt64? = observers.withLock { observers in
+        let id: UInt64 = observers.withLock { observers in
             observers.nextID += 1
             observers.listeners.append(Listener(id: observers.nextID, call: call, onShutdown: onShutdown))
             return observers.nextID
         }
-        guard let id else { return {} }
         return { [weak self] in
             self?.observers.withLock { observers in
                 observers.listeners.removeAll { $0.id == id }
@@ -435,17 +460,5 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     private func releaseChain() {
         chain = nil
         context = nil
-    }
-}
-
-/// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
-private enum StoreEngineStep {
-    case nothing, drain, reject
-}
-
-extension StateUpdater {
-    /// The name of the state type this updater changes, for error messages.
-    var stateTypeName: String {
-        typeName(StateType.self)
     }
 }

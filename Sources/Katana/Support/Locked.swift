@@ -15,23 +15,13 @@ typealias PlatformMutex = pthread_mutex_t
 /// A value and the mutex that guards it, in one allocation.
 ///
 /// The mutex lives in the tail of a `ManagedBuffer`, so its address never moves (a requirement of
-/// both `pthread_mutex_t` and `os_unfair_lock`) and no second allocation is needed.
-final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
-    deinit {
-        #if !canImport(Darwin)
-        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
-        #endif
-    }
-}
-
-/// A value guarded by a mutex. Every access goes through `withLock`.
-struct Locked<Value>: @unchecked Sendable {
-    // Safe to share: the value is only touched inside `withLock`, which holds the mutex.
-    private let storage: LockedStorage<Value>
-
-    init(_ value: Value) {
-        let buffer = LockedStorage<Value>.create(minimumCapacity: 1) { _ in value }
-        storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+/// both `pthread_mutex_t` and `os_unfair_lock`) and no second allocation is needed. Subclasses
+/// (the promise's storage) add behaviour around the same value-plus-lock layout.
+class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
+    /// Allocates the storage (of the dynamic subclass this is called on) holding `value`.
+    static func make(_ value: Value) -> Self {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: Self.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             #if canImport(Darwin)
             mutex.initialize(to: os_unfair_lock())
@@ -40,12 +30,19 @@ struct Locked<Value>: @unchecked Sendable {
             _ = pthread_mutex_init(mutex, nil)
             #endif
         }
+        return storage
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        #endif
     }
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex in
+    final func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, mutex in
             #if canImport(Darwin)
             os_unfair_lock_lock(mutex)
             defer { os_unfair_lock_unlock(mutex) }
@@ -55,5 +52,21 @@ struct Locked<Value>: @unchecked Sendable {
             #endif
             return try body(&value.pointee)
         }
+    }
+}
+
+/// A value guarded by a mutex. Every access goes through `withLock`.
+struct Locked<Value>: @unchecked Sendable {
+    // Safe to share: the value is only touched inside `withLock`, which holds the mutex.
+    private let storage: LockedStorage<Value>
+
+    init(_ value: Value) {
+        storage = LockedStorage<Value>.make(value)
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try storage.withLock(body)
     }
 }

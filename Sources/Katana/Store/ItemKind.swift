@@ -1,0 +1,81 @@
+/// How the store handles items of one dynamic type. Worked out once per type (the protocol casts
+/// are the expensive part of handling an item) and cached by the engine.
+enum ItemKind {
+    /// Applies an updater to the state, given a pointer to the store's state; returns the error
+    /// when the update cannot happen.
+    typealias StateApplier = (_ item: any Dispatchable, _ state: UnsafeMutableRawPointer) -> KatanaError?
+
+    /// A state updater: how to apply it, and whether it has a follow-up (``FollowUpStateUpdater``).
+    case updater(StateApplier, followsUp: Bool)
+    /// A synchronous or returning side effect.
+    case sideEffect
+    /// An async side effect.
+    case asyncSideEffect
+    /// Neither an updater nor a side effect.
+    case unsupported
+    /// Both an updater and a side effect.
+    case ambiguous
+
+    /// Classifies `item` for a store whose state type is `S`.
+    static func classify<S: State>(_ item: any Dispatchable, storeState: S.Type) -> ItemKind {
+        if item is any AnyStateUpdater {
+            if item is any AnySideEffect {
+                return .ambiguous
+            }
+            let followsUp = item is any FollowUpStateUpdater
+            if let typed = item as? any StateUpdater {
+                return .updater(type(of: typed).inPlaceApplier(storeState: S.self), followsUp: followsUp)
+            }
+            return .updater(erasedApplier(storeState: S.self), followsUp: followsUp)
+        }
+        if item is any AsyncSideEffect {
+            return .asyncSideEffect
+        }
+        if item is any AnySideEffect {
+            return .sideEffect
+        }
+        return .unsupported
+    }
+
+    /// Applies a type-erased updater through `updatedState(currentState:)`, checking what it returns.
+    private static func erasedApplier<S: State>(storeState: S.Type) -> StateApplier {
+        { item, state in
+            guard let updater = item as? any AnyStateUpdater else {
+                return .unsupportedDispatchable(item: typeName(of: item))
+            }
+            let pointer = state.assumingMemoryBound(to: S.self)
+            let updated = updater.updatedState(currentState: pointer.pointee)
+            guard let updated = updated as? S else {
+                return .invalidStateReturned(
+                    updater: typeName(of: item), expected: typeName(S.self), actual: typeName(type(of: updated))
+                )
+            }
+            pointer.pointee = updated
+            return nil
+        }
+    }
+}
+
+extension StateUpdater {
+    /// Mutates the store's state in place when this updater's `StateType` is the store's state
+    /// type; otherwise always reports the mismatch.
+    ///
+    /// Mutating through the pointer (instead of a copy in an existential) keeps the state uniquely
+    /// referenced, so a large state is not copied on every update.
+    static func inPlaceApplier<S: State>(storeState: S.Type) -> ItemKind.StateApplier {
+        guard StateType.self == S.self else {
+            let mismatch = KatanaError.stateTypeMismatch(
+                updater: typeName(Self.self), expected: typeName(S.self), actual: typeName(StateType.self)
+            )
+            return { _, _ in mismatch }
+        }
+        return { item, state in
+            guard let updater = item as? Self else {
+                return .unsupportedDispatchable(item: typeName(of: item))
+            }
+            // The store's state is an `S`, and `S` is `StateType` (checked above).
+            updater.updateState(&state.assumingMemoryBound(to: StateType.self).pointee)
+            return nil
+        }
+    }
+}
