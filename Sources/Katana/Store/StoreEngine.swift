@@ -110,10 +110,13 @@ final class StoreEngine<S: State>: @unchecked Sendable {
                 self.storage = storage
                 self.context = context
                 if !interceptors.isEmpty {
-                    let terminal: StoreInterceptorNext = { item in self.receiveFromChain(item) }
-                    self.chain = interceptors.reversed().reduce(terminal) { next, interceptor in
-                        interceptor(context)(next)
+                    // A plain loop rather than `reduce`: passing closures through generic code
+                    // wraps each step of the chain in conversion thunks that every item pays for.
+                    var next: StoreInterceptorNext = { item in self.receiveFromChain(item) }
+                    for index in interceptors.indices.reversed() {
+                        next = interceptors[index](context)(next)
                     }
+                    self.chain = next
                 }
             }
             let after: StoreEngineStep = self.inbox.withLock { inbox in
@@ -286,26 +289,45 @@ final class StoreEngine<S: State>: @unchecked Sendable {
             return
         }
         let interval = tracer?.begin(item, kind: .stateUpdater)
-        // Keeping the old state costs a copy of it on mutation; only pay when someone needs it.
-        let keepsOld = recordingChanges || followsUp
-        var change: (old: S, new: S)?
         isApplying = true
-        let failure: KatanaError? = storage.withLock { state in
-            let old: S? = keepsOld ? state : nil
-            let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
-            if failure == nil, let old {
-                change = (old, state)
+        let failure: KatanaError?
+        if recordingChanges || followsUp {
+            failure = applyKeepingChange(item, with: applier, to: storage, recordingChanges: recordingChanges, followsUp: followsUp)
+        } else {
+            // The hot path: nothing holds the old state, so the update mutates the only copy.
+            // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
+            // metadata look-up per item.)
+            failure = storage.withLock { state in
+                withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
             }
-            return failure
         }
         isApplying = false
         if let interval { tracer?.end(interval) }
         if let failure {
             promise?.settle(erased: .failure(failure), replacing: item)
-            return
+        } else {
+            promise?.settleDone(replacing: item)
         }
-        promise?.settleDone(replacing: item)
-        guard let change else { return }
+    }
+
+    /// Applies an updater while keeping the state before it, for the listeners and for a follow-up.
+    private func applyKeepingChange(
+        _ item: any Dispatchable,
+        with applier: ItemKind.StateApplier,
+        to storage: LockedStorage<S>,
+        recordingChanges: Bool,
+        followsUp: Bool
+    ) -> KatanaError? {
+        var change: (old: S, new: S)?
+        let failure: KatanaError? = storage.withLock { state in
+            let old = state
+            let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
+            if failure == nil {
+                change = (old, state)
+            }
+            return failure
+        }
+        guard let change else { return failure }
         if recordingChanges {
             batchChanges.append(change)
         }
@@ -314,6 +336,7 @@ final class StoreEngine<S: State>: @unchecked Sendable {
                 followUp.followUp(previousState: change.old, currentState: change.new, context: context)
             }
         }
+        return nil
     }
 
     /// Starts a synchronous side effect on the concurrent side-effect queue.
