@@ -400,7 +400,7 @@ final class KeepingDependencies: SideEffectDependencyContainer {
 /// An interceptor built from a closure that gets each item and the next step.
 func interceptor(
     onStart: @escaping @Sendable (any AnySideEffectContext) -> Void = { _ in },
-    _ body: @escaping @Sendable (any Dispatchable, StoreInterceptorNext) throws -> Void
+    _ body: @escaping @Sendable (any Dispatchable, @escaping StoreInterceptorNext) throws -> Void
 ) -> StoreInterceptor {
     { context in
         onStart(context)
