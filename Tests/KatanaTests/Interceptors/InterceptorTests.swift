@@ -130,6 +130,17 @@ private func isIncrement(by amount: Int) -> @Sendable (any Dispatchable) -> Bool
         #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == 42)
     }
 
+    /// The replacement is applied; the original promise, which cannot carry an updater's result,
+    /// settles with a clear error instead of hanging.
+    @Test func replacement_returningSideEffectWithUpdater_settlesWithResultTypeMismatch() throws {
+        let store = makeStore(interceptors: [
+            replacing(where: { $0 is ReadCounter }, with: { _ in Increment(amount: 5) }),
+        ])
+        let error = rejection(of: store.dispatch(ReadCounter()))
+        #expect(error?.katana == .resultTypeMismatch(item: "KatanaTests.Increment", expected: "Swift.Int", actual: "()"))
+        #expect(store.state.applied == [5])
+    }
+
     @Test func replacement_passesRemainingInterceptorsOnly() throws {
         let events = Recorder<String>()
         let store = makeStore(interceptors: [

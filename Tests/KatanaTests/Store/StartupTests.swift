@@ -68,6 +68,27 @@ import Testing
         #expect(store.state.applied == [3, 1, 2])
     }
 
+    @Test func itemDispatchedFromDependenciesInitializer_runsOnceStoreIsReady() throws {
+        let events = Recorder<String>()
+        let store = TestStore(
+            interceptors: [],
+            stateInitializer: {
+                events.append("state")
+                return CounterState()
+            },
+            dependenciesInitializer: { dispatch, getState in
+                // Dispatching is allowed before the store is ready; the item waits.
+                _ = dispatch(RecordApplied(label: "dispatched by dependencies", events: events))
+                _ = dispatch(Increment(amount: 4))
+                return TestDependencies(dispatch: dispatch, getState: getState)
+            },
+            configuration: testConfiguration()
+        )
+        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
+        #expect(events.values == ["state", "dispatched by dependencies"])
+        #expect(store.state.applied == [4])
+    }
+
     @Test func defaultConfiguration_storeIsReadyWhenInitialiserReturns() {
         let store = Store<CounterState, TestDependencies>()
         #expect(store.isReady)
