@@ -80,6 +80,26 @@ private func describeWait(on promise: Promise<Int>) -> String {
         #expect(store.state.counter == 2)
     }
 
+    /// Interceptors are initialised on the store's queue before it is ready, so waiting there on a
+    /// dispatch can never succeed: it must be reported, not sit out the timeout.
+    @Test func waitInsideInterceptorInitialisation_throwsWaitOnStoreQueue() throws {
+        let outcome = Recorder<String>()
+        let waitingAtStart = interceptor(onStart: { context in
+            do {
+                try context.dispatch(Increment(amount: 1)).wait(timeout: .seconds(1))
+                outcome.append("value")
+            } catch let error as KatanaError {
+                if case .waitOnStoreQueue = error { outcome.append("waitOnStoreQueue") } else { outcome.append("\(error)") }
+            } catch {
+                outcome.append("\(error)")
+            }
+        }) { item, next in try next(item) }
+        let store = makeStore(interceptors: [waitingAtStart])
+        #expect(outcome.values == ["waitOnStoreQueue"])
+        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
+        #expect(store.state.applied == [1])
+    }
+
     @Test func waitInsideImmediateListener_throwsWaitOnStoreQueue() throws {
         let store = makeStore(configuration: testConfiguration(listeners: ImmediateExecutor()))
         let outcome = Recorder<String>()

@@ -140,6 +140,26 @@ private final class OverlapDetector: @unchecked Sendable {
         #expect(all == [Change(0, 1), Change(1, 3), Change(3, 6)])
     }
 
+    @Test func stateUpdates_eachAccessIsAnIndependentSequence() async throws {
+        let store = makeStore()
+        let first = Recorder<Change>()
+        let second = Recorder<Change>()
+        let streams = [(store.stateUpdates, first), (store.stateUpdates, second)]
+        let consumers = streams.map { stream, seen in
+            Task {
+                for await (old, new) in stream {
+                    seen.append(Change(old.counter, new.counter))
+                }
+            }
+        }
+        defer { consumers.forEach { $0.cancel() } }
+        store.dispatch(Increment(amount: 1))
+        store.dispatch(Increment(amount: 2))
+        #expect(await eventuallyAsync { first.values.count == 2 && second.values.count == 2 })
+        #expect(first.values == [Change(0, 1), Change(1, 3)])
+        #expect(second.values == first.values)
+    }
+
     @Test func stateUpdates_stopsListeningWhenIteratingTaskIsCancelled() async throws {
         let store = makeStore()
         let consumer = Task {
