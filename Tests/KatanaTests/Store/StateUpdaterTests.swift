@@ -39,3 +39,31 @@ import Testing
         #expect(store.state.counter == 42)
     }
 }
+
+@Suite struct StateUpdaterPromiseTests {
+    @Test func updaterPromise_resolvesAfterNewStateIsStored() throws {
+        let store = makeStore()
+        let sawOwnUpdate = (1...50).map { amount in
+            store.dispatch(Increment(amount: amount)).then { _ in
+                store.state.applied.contains(amount)
+            }
+        }
+        let results = try Promise.all(sawOwnUpdate).wait(timeout: .seconds(10))
+        #expect(results == Array(repeating: true, count: 50))
+    }
+
+    @Test func updaterPromise_isPendingWhileUpdaterQueueIsBusy() throws {
+        let store = makeStore()
+        let started = Latch()
+        let release = Latch()
+        let blocking = store.dispatch(BlockingUpdater(started: started, release: release))
+        #expect(started.wait())
+        let queued = store.dispatch(Increment(amount: 1))
+        let pendingWhileBlocked = queued.isPending && blocking.isPending
+        release.open()
+        #expect(pendingWhileBlocked)
+        try queued.wait(timeout: .seconds(10))
+        #expect(store.state.counter == 1001)
+        #expect(!blocking.isPending)
+    }
+}

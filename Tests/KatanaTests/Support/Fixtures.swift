@@ -152,3 +152,260 @@ func makeStore(
 extension Error {
     var katana: KatanaError? { self as? KatanaError }
 }
+
+// MARK: - Synchronisation helpers (every wait has a timeout)
+
+extension Duration {
+    /// The duration in seconds, for Foundation APIs.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    @discardableResult
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+
+    @discardableResult
+    func decrement() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count -= 1
+        return count
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+
+/// A gate that stays open once opened; waiting on it always has a timeout.
+final class Latch: @unchecked Sendable {
+    // @unchecked: `isOpen` is only touched while holding `condition`.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the latch is open or `timeout` passes; returns whether it opened.
+    @discardableResult
+    func wait(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout.timeInterval)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isOpen {
+            if !condition.wait(until: deadline) { return isOpen }
+        }
+        return true
+    }
+}
+
+/// An executor that keeps every block until the test runs them: the store's start-up is held.
+final class HeldExecutor: Executor, @unchecked Sendable {
+    // @unchecked: `blocks` is only touched under `lock`.
+    private let lock = NSLock()
+    private var blocks: [@Sendable () -> Void] = []
+
+    func executeAsync(_ block: @escaping @Sendable () -> Void) {
+        lock.lock()
+        blocks.append(block)
+        lock.unlock()
+    }
+
+    func executeSync<T>(_ block: () throws -> T) rethrows -> T {
+        try block()
+    }
+
+    var heldCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return blocks.count
+    }
+
+    /// Runs (on the calling thread) and forgets every held block.
+    func runHeld() {
+        lock.lock()
+        let taken = blocks
+        blocks = []
+        lock.unlock()
+        for block in taken { block() }
+    }
+}
+
+struct TimedOut: Error, Equatable {
+    let after: Duration
+}
+
+/// Runs `operation`, failing with `TimedOut` if it has not finished after `timeout`. Does not wait
+/// for an operation that ignores cancellation (such as awaiting a promise) once the time is up.
+func withTimeout<T: Sendable>(
+    _ timeout: Duration = .seconds(10),
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let claimed = Counter()
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            if claimed.increment() == 1 {
+                continuation.resume(throwing: TimedOut(after: timeout))
+            }
+        }
+        Task {
+            do {
+                let value = try await operation()
+                if claimed.increment() == 1 {
+                    timer.cancel()
+                    continuation.resume(returning: value)
+                }
+            } catch {
+                if claimed.increment() == 1 {
+                    timer.cancel()
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// Polls `condition` without blocking a thread until it holds or `timeout` passes.
+func eventuallyAsync(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
+
+/// Waits for `promise` and returns its error, or nil if it was fulfilled.
+func rejection<T>(of promise: Promise<T>, timeout: Duration = .seconds(10)) -> (any Error)? {
+    do {
+        try promise.wait(timeout: timeout)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// One `(old, new)` state change, reduced to the counters, so changes compare with `==`.
+struct Change: Equatable, Sendable, CustomStringConvertible {
+    let old: Int
+    let new: Int
+    init(_ old: Int, _ new: Int) {
+        self.old = old
+        self.new = new
+    }
+    var description: String { "\(old)→\(new)" }
+}
+
+// MARK: - More dispatchables
+
+/// An updater that changes nothing.
+struct NoChange: StateUpdater {
+    func updateState(_ state: inout CounterState) {}
+}
+
+/// An updater that records `label` when it is applied.
+struct RecordApplied: StateUpdater {
+    let label: String
+    let events: Recorder<String>
+    func updateState(_ state: inout CounterState) {
+        events.append(label)
+    }
+}
+
+/// An updater that holds the updater queue until `release` opens (or the timeout passes).
+struct BlockingUpdater: StateUpdater {
+    let started: Latch
+    let release: Latch
+    func updateState(_ state: inout CounterState) {
+        started.open()
+        release.wait(timeout: .seconds(20))
+        state.counter += 1000
+    }
+}
+
+/// A side effect that signals it started, then blocks until `release` opens.
+struct BlockingSideEffect: SideEffect {
+    let started: Latch
+    let release: Latch
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        started.open()
+        guard release.wait(timeout: .seconds(20)) else { throw TimedOut(after: .seconds(20)) }
+    }
+}
+
+/// A returning side effect that produces a fixed value.
+struct Constant: ReturningSideEffect {
+    let value: Int
+    func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
+        value
+    }
+}
+
+/// A side effect that fails (with the attempt number as code) until its `succeedOn`-th run.
+struct Flaky: ReturningSideEffect {
+    let attempts: Counter
+    let succeedOn: Int
+    func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
+        let attempt = attempts.increment()
+        guard attempt >= succeedOn else { throw TestError(code: attempt) }
+        return attempt
+    }
+}
+
+/// An async side effect that throws.
+struct AsyncFails: AsyncSideEffect {
+    let code: Int
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) async throws {
+        throw TestError(code: code)
+    }
+}
+
+/// An async side effect for another store type.
+struct WrongContextAsyncSideEffect: AsyncSideEffect {
+    func sideEffect(_ context: SideEffectContext<OtherState, EmptySideEffectDependencyContainer>) async throws -> Int {
+        1
+    }
+}
+
+/// Dependencies that keep the dispatch closure the store gives them.
+final class KeepingDependencies: SideEffectDependencyContainer {
+    let dispatch: AnyDispatch
+    let getState: GetState
+    init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
+        self.dispatch = dispatch
+        self.getState = getState
+    }
+}
+
+/// An interceptor built from a closure that gets each item and the next step.
+func interceptor(
+    onStart: @escaping @Sendable (any AnySideEffectContext) -> Void = { _ in },
+    _ body: @escaping @Sendable (any Dispatchable, @escaping StoreInterceptorNext) throws -> Void
+) -> StoreInterceptor {
+    { context in
+        onStart(context)
+        return { next in
+            { item in try body(item, next) }
+        }
+    }
+}

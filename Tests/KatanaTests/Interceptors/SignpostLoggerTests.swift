@@ -1,0 +1,62 @@
+import Testing
+@testable import Katana
+
+/// Store semantics 4: the signpost hook reports every handled item.
+@Suite struct SignpostLoggerTests {
+    private struct Traced: Equatable {
+        let name: String
+        let kind: SignpostLogger.Kind
+    }
+
+    @Test func signpostHook_reportsBeginAndEndWithNameKindAndDuration_forEveryHandledItem() async throws {
+        let events = Recorder<SignpostLogger.Event>()
+        let logger = SignpostLogger(hook: { events.append($0) })
+        let store = makeStore(configuration: testConfiguration(signpostLogger: logger))
+
+        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
+        _ = rejection(of: store.dispatch(Fails(code: 1)))
+        _ = try store.dispatch(ReadCounter()).wait(timeout: .seconds(10))
+        _ = try await withTimeout { try await store.dispatch(AsyncAdd(amount: 2)).value }
+
+        let all = events.values
+        let begins = all.filter { $0.phase == .begin }
+        let ends = all.filter { $0.phase != .begin }
+        let expected = [
+            Traced(name: "KatanaTests.Increment", kind: .stateUpdater),
+            Traced(name: "KatanaTests.Fails", kind: .sideEffect),
+            Traced(name: "KatanaTests.ReadCounter", kind: .sideEffect),
+            Traced(name: "KatanaTests.AsyncAdd", kind: .sideEffect),
+            Traced(name: "KatanaTests.Increment", kind: .stateUpdater),  // dispatched by AsyncAdd
+        ]
+        #expect(Set(begins.map(\.id)).count == 5)
+        #expect(begins.map { Traced(name: $0.name, kind: $0.kind) }.sorted { $0.name < $1.name }
+            == expected.sorted { $0.name < $1.name })
+        // Every begin has exactly one end with the same id, name and kind, and a duration.
+        #expect(ends.count == 5)
+        for begin in begins {
+            let matching = ends.filter { $0.id == begin.id }
+            #expect(matching.count == 1)
+            guard let end = matching.first else { continue }
+            #expect(end.name == begin.name)
+            #expect(end.kind == begin.kind)
+            if case .end(let duration) = end.phase {
+                #expect(duration >= .zero)
+            } else {
+                Issue.record("end event without a duration")
+            }
+        }
+        // An end never comes before its begin.
+        for (index, event) in all.enumerated() where event.phase != .begin {
+            #expect(all[..<index].contains { $0.id == event.id && $0.phase == .begin })
+        }
+    }
+
+    @Test func signpostHook_updaterEventsAreReportedBeforeItsPromiseResolves() throws {
+        let events = Recorder<SignpostLogger.Event>()
+        let store = makeStore(configuration: testConfiguration(signpostLogger: SignpostLogger(hook: { events.append($0) })))
+        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
+        #expect(events.values.map(\.name) == ["KatanaTests.NoChange", "KatanaTests.NoChange"])
+        #expect(events.values.map(\.kind) == [.stateUpdater, .stateUpdater])
+        #expect(events.values.first?.phase == .begin)
+    }
+}

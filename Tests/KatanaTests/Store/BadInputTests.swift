@@ -1,0 +1,153 @@
+import Dispatch
+import Testing
+@testable import Katana
+
+/// Keeps the context a side effect was given, to use it after the store is gone.
+private final class ContextBox: @unchecked Sendable {
+    // @unchecked: written once by the side effect before its promise resolves, read after.
+    var context: SideEffectContext<CounterState, TestDependencies>?
+}
+
+private struct KeepContext: SideEffect {
+    let box: ContextBox
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        box.context = context
+    }
+}
+
+/// Store semantics 5: bad input rejects with a specific KatanaError and the store keeps working.
+@Suite struct BadInputTests {
+    /// The store still applies a valid updater after the bad input.
+    private func expectStoreStillWorks(_ store: TestStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = store.state.counter
+        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
+        #expect(store.state.counter == before + 1, sourceLocation: sourceLocation)
+    }
+
+    @Test func neitherUpdaterNorSideEffect_rejectsWithUnsupportedDispatchable() throws {
+        let store = makeStore()
+        let error = rejection(of: store.anyDispatch(NotHandleable()))
+        #expect(error?.katana == .unsupportedDispatchable(item: "KatanaTests.NotHandleable"))
+        #expect(error.map { "\($0)" }?.contains("KatanaTests.NotHandleable") == true)
+        #expect(store.state == CounterState())
+        try expectStoreStillWorks(store)
+    }
+
+    @Test func bothUpdaterAndSideEffect_rejectsWithAmbiguousDispatchable() throws {
+        let store = makeStore()
+        let error = rejection(of: store.anyDispatch(BothKinds()))
+        #expect(error?.katana == .ambiguousDispatchable(item: "KatanaTests.BothKinds"))
+        #expect(error.map { "\($0)" }?.contains("KatanaTests.BothKinds") == true)
+        #expect(store.state == CounterState())
+        try expectStoreStillWorks(store)
+    }
+
+    @Test func updaterOfAnotherStateType_rejectsWithStateTypeMismatch() throws {
+        let store = makeStore(initial: CounterState(counter: 3))
+        let error = rejection(of: store.dispatch(SetText(text: "x")))
+        #expect(error?.katana == .stateTypeMismatch(
+            updater: "KatanaTests.SetText", expected: "KatanaTests.CounterState", actual: "KatanaTests.OtherState"
+        ))
+        let description = error.map { "\($0)" } ?? ""
+        #expect(description.contains("KatanaTests.SetText"))
+        #expect(description.contains("KatanaTests.CounterState"))
+        #expect(description.contains("KatanaTests.OtherState"))
+        #expect(store.state == CounterState(counter: 3))
+        try expectStoreStillWorks(store)
+    }
+
+    @Test func updaterReturningWrongStateType_rejectsWithInvalidStateReturned() throws {
+        let store = makeStore(initial: CounterState(counter: 3))
+        let error = rejection(of: store.dispatch(ReturnsWrongState()))
+        #expect(error?.katana == .invalidStateReturned(
+            updater: "KatanaTests.ReturnsWrongState", expected: "KatanaTests.CounterState", actual: "KatanaTests.OtherState"
+        ))
+        let description = error.map { "\($0)" } ?? ""
+        #expect(description.contains("KatanaTests.ReturnsWrongState"))
+        #expect(description.contains("KatanaTests.CounterState"))
+        #expect(description.contains("KatanaTests.OtherState"))
+        #expect(store.state == CounterState(counter: 3))
+        try expectStoreStillWorks(store)
+    }
+
+    @Test func sideEffectWithMismatchedContext_rejectsWithSideEffectContextMismatch() throws {
+        let store = makeStore()
+        let error = rejection(of: store.dispatch(WrongContextSideEffect()))
+        let expected = KatanaError.sideEffectContextMismatch(
+            sideEffect: "KatanaTests.WrongContextSideEffect",
+            expected: "Katana.SideEffectContext<KatanaTests.OtherState, Katana.EmptySideEffectDependencyContainer>",
+            actual: "Katana.SideEffectContext<KatanaTests.CounterState, KatanaTests.TestDependencies>"
+        )
+        #expect(error?.katana == expected)
+        let description = error.map { "\($0)" } ?? ""
+        #expect(description.contains("KatanaTests.WrongContextSideEffect"))
+        #expect(description.contains("KatanaTests.OtherState"))
+        #expect(description.contains("KatanaTests.TestDependencies"))
+        try expectStoreStillWorks(store)
+    }
+
+    @Test func asyncSideEffectWithMismatchedContext_rejectsWithSideEffectContextMismatch() async throws {
+        let store = makeStore()
+        do {
+            _ = try await withTimeout { try await store.dispatch(WrongContextAsyncSideEffect()).value }
+            Issue.record("expected a rejection")
+        } catch let error as KatanaError {
+            guard case .sideEffectContextMismatch(let sideEffect, let expected, let actual) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(sideEffect == "KatanaTests.WrongContextAsyncSideEffect")
+            #expect(expected.contains("KatanaTests.OtherState"))
+            #expect(actual.contains("KatanaTests.CounterState"))
+        }
+        try await withTimeout { try await store.dispatch(Increment(amount: 1)).value }
+        #expect(store.state.counter == 1)
+    }
+
+    @Test func dispatchThroughSideEffectContextAfterStoreIsGone_rejectsWithStoreDeallocated() throws {
+        var store: TestStore? = makeStore()
+        weak let weakStore = store
+        let box = ContextBox()
+        try store?.dispatch(KeepContext(box: box)).wait(timeout: .seconds(10))
+        store = nil
+        #expect(weakStore == nil)
+        let context = try #require(box.context)
+
+        let updater = rejection(of: context.dispatch(Increment(amount: 1)))
+        #expect(updater?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
+        #expect(updater.map { "\($0)" }?.contains("KatanaTests.Increment") == true)
+        let sideEffect = rejection(of: context.dispatch(ReadCounter()))
+        #expect(sideEffect?.katana == .storeDeallocated(item: "KatanaTests.ReadCounter"))
+        let erased = rejection(of: context.anyDispatch(NoChange()))
+        #expect(erased?.katana == .storeDeallocated(item: "KatanaTests.NoChange"))
+    }
+
+    @Test func dispatchThroughDependenciesClosureAfterStoreIsGone_rejectsWithStoreDeallocated() throws {
+        var store: Store<CounterState, KeepingDependencies>? = Store(
+            interceptors: [],
+            stateInitializer: { CounterState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "test.listeners"))
+        )
+        weak let weakStore = store
+        let dependencies = try #require(store?.dependencies)
+        // While the store lives, the closure dispatches to it.
+        _ = try dependencies.dispatch(Increment(amount: 2)).wait(timeout: .seconds(10))
+        #expect(store?.state.counter == 2)
+        store = nil
+        #expect(weakStore == nil)
+        let error = rejection(of: dependencies.dispatch(Increment(amount: 1)))
+        #expect(error?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
+    }
+
+    /// Reading the state before the store is ready is the one documented precondition.
+    @Test func readingStateBeforeReady_stopsWithMessageNamingTheFix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let held = HeldExecutor()
+            let store = makeStore(configuration: testConfiguration(stateInitializer: held))
+            _ = store.state
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("before the store was ready"))
+        #expect(message.contains("isReady"))
+    }
+}
