@@ -21,6 +21,10 @@ public typealias StoreInterceptorNext = @Sendable (any Dispatchable) throws -> V
 /// The store calls the outer closure once, when it starts, with its context; it calls the
 /// middle closure with the next step of the chain; the inner closure runs for every item.
 /// Call `next(item)` to pass the item on, do not call it to block the item, call it with
-/// another item to replace it, or throw to reject it.
+/// another item to replace it, or throw to reject it. The decision is synchronous: when the inner
+/// closure returns without having called `next`, the item counts as blocked and its promise settles
+/// (it never hangs). Calling `next` later, from elsewhere, still gets the item handled in turn, but
+/// its outcome is then not reported through the original promise. The first item passed on while an
+/// item goes through the chain is the one whose outcome settles that item's promise.
 public typealias StoreInterceptor = @Sendable (_ context: any AnySideEffectContext)
     -> (_ next: @escaping StoreInterceptorNext) -> StoreInterceptorNext

@@ -17,7 +17,7 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     case asyncSideEffectCalledSynchronously(sideEffect: String)
     /// The item was dispatched to (or still waiting in) a store that has been deallocated.
     case storeDeallocated(item: String)
-    /// An interceptor did not pass the side effect on, so it never ran.
+    /// The interceptors returned without passing the side effect on, so it did not run for this dispatch.
     case blockedByInterceptor(item: String)
     /// The handled item produced a value that the dispatch promise cannot carry (after an
     /// interceptor replaced the item with one of another kind).
@@ -56,8 +56,10 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(item) was not handled because its store has been deallocated. "
                 + "Keep a strong reference to the store for as long as items are dispatched to it."
         case .blockedByInterceptor(let item):
-            return "\(item) was blocked by an interceptor that did not call next, so the side effect never ran. "
-                + "This is expected if the interceptor filters it; otherwise make the interceptor call next(item)."
+            return "\(item) was blocked: the interceptors returned without passing it on with next(item), "
+                + "so it was not run as part of this dispatch. This is expected if an interceptor filters it; "
+                + "otherwise make the interceptor call next(item) before it returns (an item passed on later "
+                + "is still handled, but its outcome is not reported through this promise)."
         case .resultTypeMismatch(let item, let expected, let actual):
             return "\(item) produced a \(actual), but its dispatch promise expects a \(expected). "
                 + "An interceptor probably replaced the item with one of another kind; replace it with an item "

@@ -17,7 +17,8 @@ public protocol Executor: Sendable {
 @available(*, deprecated, renamed: "Executor")
 public typealias AsyncProvider = Executor
 
-/// Marks the queues that `executeSync` has run on, so a nested call can tell it is already there.
+/// Tags each queue `executeSync` is called on, so a call made from code running on that queue can
+/// tell it is already there.
 private let executorQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
 extension DispatchQueue: Executor {
@@ -26,20 +27,20 @@ extension DispatchQueue: Executor {
         async(execute: block)
     }
 
-    /// Runs `block` on the queue and waits; runs it inline when the caller is already on the queue.
+    /// Runs `block` on the queue and waits; runs it inline when the caller is already on the queue
+    /// (or on a queue that targets it), however the running code got there.
     public func executeSync<T>(_ block: () throws -> T) rethrows -> T {
+        // Tag the queue (once is enough; tagging again is harmless), then ask whether the code
+        // running now is on it: Dispatch looks the tag up through the current queue's targets.
         let identity = ObjectIdentifier(self)
+        setSpecific(key: executorQueueKey, value: identity)
         if DispatchQueue.getSpecific(key: executorQueueKey) == identity {
             return try block()
         }
         if self === DispatchQueue.main && isMainThreadForExecutors() {
             return try block()
         }
-        return try sync {
-            setSpecific(key: executorQueueKey, value: identity)
-            defer { setSpecific(key: executorQueueKey, value: nil) }
-            return try block()
-        }
+        return try sync(execute: block)
     }
 }
 

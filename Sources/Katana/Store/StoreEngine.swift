@@ -107,6 +107,10 @@ final class StoreEngine<S: State>: @unchecked Sendable {
             // initialiser returns. No deadlock: nothing else can be running on this new queue yet
             // except a drain, and drains only start once the store is ready.
             self.updaterQueue.sync {
+                // Interceptors are initialised on the store's queue: mark it, so a `wait` there
+                // (which could never succeed before the store is ready) fails at once.
+                StoreQueueMarker.set(self.markerIdentity)
+                defer { StoreQueueMarker.set(nil) }
                 self.storage = storage
                 self.context = context
                 if !interceptors.isEmpty {

@@ -82,19 +82,3 @@ final class LockedChanges: @unchecked Sendable {
     func append(_ line: String) { lock.withLock { storage.append(line) } }
     var values: [String] { lock.withLock { storage } }
 }
-
-struct TimedOut: Error {}
-
-/// Runs `operation`, failing with `TimedOut` if it takes longer than `timeout`.
-func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw TimedOut()
-        }
-        guard let first = try await group.next() else { throw TimedOut() }
-        group.cancelAll()
-        return first
-    }
-}

