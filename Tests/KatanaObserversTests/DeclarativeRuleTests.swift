@@ -233,3 +233,69 @@ import Testing
         withExtendedLifetime(sender) {}
     }
 }
+
+/// What happens to notification rules when their store goes away.
+@Suite struct ReleasedStoreNotificationTests {
+    @Test func onNotificationClosure_isNotCalledAfterTheStoreIsReleased() throws {
+        let center = NotificationCenter()
+        let calls = Shared(0)
+        weak var weakStore: ObsStore?
+        weak var weakDependencies: ObsDependencies?
+        do {
+            let store = makeStore([
+                ObserverInterceptor.observe(notificationCenter: center) {
+                    OnNotification(.obsPing) { _ in
+                        calls.mutate { $0 += 1 }
+                        return Append("pinged")
+                    }
+                },
+            ])
+            weakStore = store
+            weakDependencies = store.dependencies
+            center.post(name: .obsPing, object: nil)
+            #expect(store.waitForEntry("pinged"))
+        }
+        #expect(eventually { weakStore == nil })
+        // Released last, with the interceptors, asynchronously on the store's queue.
+        #expect(eventually { weakDependencies == nil })
+
+        center.post(name: .obsPing, object: nil)
+
+        #expect(calls.get() == 1)
+    }
+
+    @Test func postingFromAnotherThreadWhileTheStoreIsReleased_neitherCrashesNorKeepsDispatching() throws {
+        let center = NotificationCenter()
+        let calls = Shared(0)
+        let stop = Shared(false)
+        let posterDone = DispatchSemaphore(value: 0)
+        weak var weakDependencies: ObsDependencies?
+        do {
+            let store = makeStore([
+                ObserverInterceptor.observe(notificationCenter: center) {
+                    OnNotification(.obsPing) { _ in
+                        calls.mutate { $0 += 1 }
+                        return Bump()
+                    }
+                },
+            ])
+            weakDependencies = store.dependencies
+            DispatchQueue.global().async {
+                let deadline = ContinuousClock.now + testTimeout
+                while !stop.get(), ContinuousClock.now < deadline {
+                    center.post(name: .obsPing, object: nil)
+                }
+                posterDone.signal()
+            }
+            #expect(eventually { store.state.count >= 10 })
+        }
+        #expect(eventually { weakDependencies == nil })
+        stop.mutate { $0 = true }
+        #expect(posterDone.wait(timeout: .now() + .seconds(10)) == .success)
+
+        let callsAfterRelease = calls.get()
+        center.post(name: .obsPing, object: nil)
+        #expect(calls.get() == callsAfterRelease)
+        #expect(callsAfterRelease >= 10)
+    }
+}

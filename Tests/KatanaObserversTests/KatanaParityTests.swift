@@ -151,6 +151,17 @@ import Testing
         #expect(recorder.seen.get() == ["Bump", "DispatchSeen", "AlsoDispatchSeen"])
     }
 
+    @Test func onStartItems_passEveryInterceptor_beforeItemsDispatchedLater() throws {
+        let recorder = RecordingInterceptor()
+        let store = makeStore([
+            recorder.interceptor,
+            ObserverInterceptor.observe([.onStart([StartFirst.self, StartSecond.self])], notificationCenter: NotificationCenter()),
+        ])
+        try store.appendAndWait("user")
+
+        #expect(recorder.seen.get() == ["StartFirst", "StartSecond", "Append(user)"])
+    }
+
     @Test func severalRulesOfEveryKind_inOneInterceptor_allFire() throws {
         let center = NotificationCenter()
         let store = makeStore([
