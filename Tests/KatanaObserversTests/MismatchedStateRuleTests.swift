@@ -94,4 +94,31 @@ import Testing
         #expect(store.entries("foreign").isEmpty)
         #expect(reports.get().count == 1)
     }
+
+    @Test func oneGroupInStoresOfTwoStateTypes_eachStoreReportsOnlyTheRuleWrittenForTheOtherType() throws {
+        let obsReports = Shared<[String]>([])
+        let foreignReports = Shared<[String]>([])
+        let group = ObserverRules("both state types") {
+            OnChange(of: \ObsState.count) { old, new in Append("own count \(old)->\(new)") }
+            OnChange(of: \ForeignState.value) { _, new in new >= 100 ? nil : AddToForeignValue(amount: 100) }
+        }
+        let obsStore = store(reports: obsReports) { group }
+        let foreignStore = ForeignStore(
+            interceptors: [
+                ObserverInterceptor.observe(notificationCenter: NotificationCenter(), reporter: { message in
+                    foreignReports.mutate { $0.append(message) }
+                }) { group },
+            ],
+            stateInitializer: { ForeignState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "KatanaObserversTests.foreign.listeners"))
+        )
+        try driveAndWaitForSentinel(obsStore)
+        try foreignStore.dispatch(AddToForeignValue(amount: 1)).wait(timeout: testTimeout)
+        #expect(eventually { foreignStore.state.value == 101 })
+
+        #expect(obsReports.get().count == 1)
+        #expect(obsReports.get().first?.contains("ForeignState.value") == true)
+        #expect(foreignReports.get().count == 1)
+        #expect(foreignReports.get().first?.contains("ObsState.count") == true)
+    }
 }

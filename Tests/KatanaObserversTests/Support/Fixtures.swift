@@ -159,3 +159,13 @@ final class RecordingInterceptor: Sendable {
         }
     }
 }
+
+// MARK: - A store of the other state type
+
+typealias ForeignStore = Store<ForeignState, ObsDependencies>
+
+/// Adds `amount` to `ForeignState.value`.
+struct AddToForeignValue: StateUpdater {
+    let amount: Int
+    func updateState(_ state: inout ForeignState) { state.value += amount }
+}
