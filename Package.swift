@@ -12,10 +12,12 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Katana", targets: ["Katana"]),
+        .library(name: "KatanaLegacy", targets: ["KatanaLegacy"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
+        .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
     ],
     swiftLanguageModes: [.v6]
 )
