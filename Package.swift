@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy"]),
     ],
     swiftLanguageModes: [.v6]
 )
