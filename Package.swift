@@ -19,6 +19,12 @@ let package = Package(
         .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy"]),
+        // Written the way a Katana 2.x app is: Swift 5 language mode.
+        .testTarget(
+            name: "KatanaLegacyClientTests",
+            dependencies: ["Katana", "KatanaLegacy"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
