@@ -2,8 +2,11 @@ import Foundation
 import Katana
 
 /// The Katana 2.x dispatch function handed to side effects, middleware and dependency containers.
+///
+/// It takes any item, not only 2.x actions, so legacy code can dispatch the modern updaters and side
+/// effects its actions are being migrated to; the item's promise is dropped, as in 2.x.
 @available(*, deprecated, message: "Use AnyDispatch, or the dispatch methods of SideEffectContext")
-public typealias StoreDispatch = @Sendable (_ action: any Action) -> Void
+public typealias StoreDispatch = @Sendable (_ action: any Dispatchable) -> Void
 
 /// Passes an item on to the next middleware (or, after the last one, to the store).
 @available(*, deprecated, message: "Use StoreInterceptorNext")

@@ -125,3 +125,33 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect((store.dependencies.getState() as? LegacyState)?.counter == 4)
     }
 }
+
+/// A legacy side effect that dispatches a modern updater and a modern side effect.
+struct DispatchesModernItems: ActionWithSideEffect, LegacyStateAction {
+    func update(_ state: inout LegacyState) {
+        state.log.append("legacy")
+    }
+
+    func sideEffect(currentState: State, previousState: State, dispatch: @escaping StoreDispatch, dependencies: SideEffectDependencyContainer) {
+        dispatch(AppendUpdater(tag: "modern updater"))
+        dispatch(AppendLater(tag: "modern side effect"))
+    }
+}
+
+/// A modern side effect that appends its tag through an updater.
+struct AppendLater: SideEffect {
+    let tag: String
+    func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
+        try context.dispatch(AppendUpdater(tag: tag)).wait(timeout: .seconds(10))
+    }
+}
+
+@Suite struct LegacyDispatchOfModernItemsTests {
+    @Test func sideEffect_dispatch_acceptsModernUpdatersAndSideEffects() throws {
+        let store = makeStore()
+        try store.dispatch(DispatchesModernItems()).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log.count == 3 })
+        #expect(store.state.log.first == "legacy")
+        #expect(Set(store.state.log.dropFirst()) == ["modern updater", "modern side effect"])
+    }
+}
