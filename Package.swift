@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Katana", targets: ["Katana"]),
         .library(name: "KatanaObservers", targets: ["KatanaObservers"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
+        .library(name: "KatanaLegacy", targets: ["KatanaLegacy"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
@@ -22,6 +23,14 @@ let package = Package(
         .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
         .testTarget(name: "NotificationBridgeTests", dependencies: ["NotificationBridge", "KatanaObservers"]),
+        .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy"]),
+        // Written the way a Katana 2.x app is: Swift 5 language mode.
+        .testTarget(
+            name: "KatanaLegacyClientTests",
+            dependencies: ["Katana", "KatanaLegacy"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,94 @@
+import Katana
+import KatanaLegacy
+import Testing
+
+/// The source of the links: adds to the counter.
+struct Score: LegacyStateAction {
+    let points: Int
+    func update(_ state: inout LegacyState) {
+        state.counter += points
+        state.log.append("score \(points)")
+    }
+}
+
+/// Linked to `Score`: records the counter before and after the source, and the source's points.
+struct RecordScore: LinkeableAction, LegacyStateAction {
+    let entry: String
+
+    init?(oldState: State, newState: State, sourceAction: Action) {
+        guard let old = oldState as? LegacyState, let new = newState as? LegacyState, let score = sourceAction as? Score else {
+            return nil
+        }
+        entry = "recorded \(old.counter)->\(new.counter) (+\(score.points))"
+    }
+
+    func update(_ state: inout LegacyState) {
+        state.log.append(entry)
+    }
+}
+
+/// Linked to `Score`, but only when the counter crosses 10: otherwise its initialiser returns nil.
+struct CrossedTen: LinkeableAction, LegacyStateAction {
+    init?(oldState: State, newState: State, sourceAction: Action) {
+        guard let old = oldState as? LegacyState, let new = newState as? LegacyState, old.counter < 10, new.counter >= 10 else {
+            return nil
+        }
+    }
+
+    func update(_ state: inout LegacyState) {
+        state.log.append("crossed ten")
+    }
+}
+
+/// A second unconditional link, to check the order of links.
+struct Applaud: LinkeableAction, LegacyStateAction {
+    init?(oldState: State, newState: State, sourceAction: Action) {}
+    func update(_ state: inout LegacyState) {
+        state.log.append("applaud")
+    }
+}
+
+@Suite struct ActionLinkerTests {
+    private func makeLinkedStore() -> LegacyStore {
+        let links = [
+            ActionLinks(source: Score.self, links: [RecordScore.self, CrossedTen.self]),
+            ActionLinks(source: Score.self, links: [Applaud.self]),
+        ]
+        return makeStore(interceptors: [middlewareToInterceptor(ActionLinker.middleware(for: links))])
+    }
+
+    @Test func linkedActions_areCreatedWithTheOldAndNewState_andDispatchedAfterTheirSource() throws {
+        let store = makeLinkedStore()
+        try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log.count == 3 })
+        #expect(store.state.log == ["score 4", "recorded 0->4 (+4)", "applaud"])
+    }
+
+    @Test func failableLinks_thatReturnNil_areSkipped() throws {
+        let store = makeLinkedStore()
+        try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log.count == 3 })
+        try store.dispatch(Score(points: 7)).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log.count == 7 })
+        #expect(store.state.log == [
+            "score 4", "recorded 0->4 (+4)", "applaud",
+            "score 7", "recorded 4->11 (+7)", "crossed ten", "applaud",
+        ])
+        try settle(store)
+        #expect(store.state.log.filter { $0 == "crossed ten" }.count == 1)
+    }
+
+    @Test func itemsThatAreNotSources_passThroughUntouched() throws {
+        let store = makeLinkedStore()
+        try store.dispatch(AppendUpdater(tag: "modern")).wait(timeout: .seconds(10))
+        try store.dispatch(AppendAction(tag: "legacy")).wait(timeout: .seconds(10))
+        try settle(store)
+        #expect(store.state.log == ["modern", "legacy"])
+    }
+
+    @Test func actionLinks_keepTheirSourceAndLinks() {
+        let links = ActionLinks(source: Score.self, links: [RecordScore.self, Applaud.self])
+        #expect(ObjectIdentifier(links.source) == ObjectIdentifier(Score.self))
+        #expect(links.links.map { String(describing: $0) } == ["RecordScore", "Applaud"])
+    }
+}

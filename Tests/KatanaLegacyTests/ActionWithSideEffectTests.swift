@@ -1,0 +1,157 @@
+import Dispatch
+import Katana
+import KatanaLegacy
+import Testing
+
+/// What an `ActionWithSideEffect` saw when its side effect ran.
+struct SideEffectCall: Sendable, Equatable {
+    let previousCounter: Int
+    let currentCounter: Int
+    let dependenciesMatch: Bool
+}
+
+/// Adds to the counter, then records the states around its own update and dispatches `follow` (if any).
+struct AddAndRecord: ActionWithSideEffect, LegacyStateAction {
+    let amount: Int
+    let expectedDependencies: LegacyDependencies?
+    let recorder: Recorder<SideEffectCall>
+    var follow: String?
+
+    func update(_ state: inout LegacyState) {
+        state.counter += amount
+        state.log.append("add \(amount)")
+    }
+
+    func sideEffect(
+        currentState: State,
+        previousState: State,
+        dispatch: @escaping StoreDispatch,
+        dependencies: SideEffectDependencyContainer
+    ) {
+        guard let previous = previousState as? LegacyState, let current = currentState as? LegacyState else {
+            return
+        }
+        recorder.append(SideEffectCall(
+            previousCounter: previous.counter,
+            currentCounter: current.counter,
+            dependenciesMatch: expectedDependencies.map { $0 === dependencies } ?? false
+        ))
+        if let follow {
+            dispatch(AppendAction(tag: follow))
+        }
+    }
+}
+
+/// Returns a state of the wrong type; its side effect must never run.
+struct WrongStateWithSideEffect: ActionWithSideEffect {
+    let recorder: Recorder<Int>
+    func updatedState(currentState: State) -> State {
+        ForeignState()
+    }
+    func sideEffect(currentState: State, previousState: State, dispatch: @escaping StoreDispatch, dependencies: SideEffectDependencyContainer) {
+        recorder.append(1)
+    }
+}
+
+@Suite struct ActionWithSideEffectTests {
+    @Test func sideEffect_runsOnceAfterTheUpdate_withThePreviousAndNewState() throws {
+        let store = makeStore(initial: LegacyState(counter: 10))
+        let recorder = Recorder<SideEffectCall>()
+        try store.dispatch(AddAndRecord(amount: 5, expectedDependencies: store.dependencies, recorder: recorder))
+            .wait(timeout: .seconds(10))
+        #expect(eventually { !recorder.values.isEmpty })
+        // A second, independent side effect round trip: by the time it ran, a duplicate of the first would have too.
+        let second = Recorder<SideEffectCall>()
+        try store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: second)).wait(timeout: .seconds(10))
+        #expect(eventually { second.values.count == 1 })
+        #expect(recorder.values == [SideEffectCall(previousCounter: 10, currentCounter: 15, dependenciesMatch: true)])
+        #expect(second.values == [SideEffectCall(previousCounter: 15, currentCounter: 16, dependenciesMatch: false)])
+    }
+
+    @Test func sideEffect_seesTheStatesAroundItsOwnUpdate_evenWhenMoreUpdatesFollowAtOnce() throws {
+        let store = makeStore()
+        let recorder = Recorder<SideEffectCall>()
+        store.dispatch(AddAction(amount: 100))
+        store.dispatch(AddAndRecord(amount: 7, expectedDependencies: store.dependencies, recorder: recorder))
+        for _ in 0..<50 {
+            store.dispatch(AddAction(amount: 1))
+        }
+        try settle(store)
+        #expect(eventually { recorder.values.count == 1 })
+        #expect(recorder.values.first == SideEffectCall(previousCounter: 100, currentCounter: 107, dependenciesMatch: true))
+        #expect(store.state.counter == 157)
+    }
+
+    @Test func sideEffect_dispatch_dispatchesFurtherActionsAfterTheSource() throws {
+        let store = makeStore()
+        let recorder = Recorder<SideEffectCall>()
+        try store.dispatch(AddAndRecord(amount: 2, expectedDependencies: nil, recorder: recorder, follow: "followed"))
+            .wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log == ["add 2", "followed"] })
+    }
+
+    @Test func sideEffect_dispatch_goesThroughTheStoreInterceptors() throws {
+        let seen = Recorder<String>()
+        let spy: StoreInterceptor = { _ in { next in { item in
+            seen.append(item.debugDescription)
+            try next(item)
+        } } }
+        let store = makeStore(interceptors: [spy])
+        let recorder = Recorder<SideEffectCall>()
+        store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: recorder, follow: "via interceptors"))
+        #expect(eventually { store.state.log.last == "via interceptors" })
+        #expect(seen.values.contains { $0.hasSuffix("AppendAction") })
+        #expect(seen.values.first?.hasSuffix("AddAndRecord") == true)
+    }
+
+    @Test func sideEffect_doesNotRun_whenTheUpdateIsRejected() throws {
+        let store = makeStore()
+        let recorder = Recorder<Int>()
+        #expect(throws: KatanaError.self) {
+            try store.dispatch(WrongStateWithSideEffect(recorder: recorder)).wait(timeout: .seconds(10))
+        }
+        // Give a wrongly scheduled side effect the chance to show up: an unrelated side effect round trip.
+        let other = Recorder<SideEffectCall>()
+        store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: other))
+        #expect(eventually { other.values.count == 1 })
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test func sideEffect_dependencies_areTheStoresContainer_builtWithThe2xInitialiser() throws {
+        let store = makeStore()
+        // The container's 2.x `dispatch` reaches the store, and its `getState` reads it.
+        store.dependencies.dispatch(AddAction(amount: 4))
+        #expect(eventually { store.state.counter == 4 })
+        #expect((store.dependencies.getState() as? LegacyState)?.counter == 4)
+    }
+}
+
+/// A legacy side effect that dispatches a modern updater and a modern side effect.
+struct DispatchesModernItems: ActionWithSideEffect, LegacyStateAction {
+    func update(_ state: inout LegacyState) {
+        state.log.append("legacy")
+    }
+
+    func sideEffect(currentState: State, previousState: State, dispatch: @escaping StoreDispatch, dependencies: SideEffectDependencyContainer) {
+        dispatch(AppendUpdater(tag: "modern updater"))
+        dispatch(AppendLater(tag: "modern side effect"))
+    }
+}
+
+/// A modern side effect that appends its tag through an updater.
+struct AppendLater: SideEffect {
+    let tag: String
+    func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
+        try context.dispatch(AppendUpdater(tag: tag)).wait(timeout: .seconds(10))
+    }
+}
+
+@Suite struct LegacyDispatchOfModernItemsTests {
+    @Test func sideEffect_dispatch_acceptsModernUpdatersAndSideEffects() throws {
+        let store = makeStore()
+        try store.dispatch(DispatchesModernItems()).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log.count == 3 })
+        #expect(store.state.log.first == "legacy")
+        #expect(Set(store.state.log.dropFirst()) == ["modern updater", "modern side effect"])
+    }
+}

@@ -1,0 +1,705 @@
+import Dispatch
+import Foundation
+import Katana
+import KatanaLegacy
+import Testing
+
+// Every compiled snippet of Migration.md lives here, one namespace and one test per entry, so a change
+// to the API that breaks the guide breaks the build. `migrationGuide_snippetsAreTheCompiledCode` checks
+// that the guide's code blocks are copies of this file's code.
+
+/// What the guide's snippets share: the app's state, dependencies and (stubbed) backend.
+enum Guide {
+    struct AppState: State, Equatable {
+        var todos: [String] = []
+        var badge = 0
+        var user: String?
+        var isLoading = false
+        var progress: Double = 0
+        var error: String?
+    }
+
+    struct API: Sendable {
+        func login(_ user: String) -> String { user.capitalized }
+        func fetchTodos() throws -> [String] { ["Buy milk", "Call mum"] }
+        func loadTodos() async throws -> [String] { ["Buy milk", "Call mum"] }
+        func todosPromise() -> Promise<[String]> { Promise(resolved: ["Buy milk", "Call mum"]) }
+    }
+
+    final class AppDependencies: SideEffectDependencyContainer {
+        let api = API()
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+    }
+
+    /// Counts calls from any thread.
+    final class Changes: @unchecked Sendable {
+        // @unchecked: `count` is only touched while holding `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.lock(); count += 1; lock.unlock() }
+        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    }
+
+    static func configuration() -> Store<AppState, AppDependencies>.Configuration {
+        .init(listenersAsyncProvider: DispatchQueue(label: "guide.listeners"))
+    }
+
+    static func store(interceptors: [StoreInterceptor] = []) -> Store<AppState, AppDependencies> {
+        Store(interceptors: interceptors, stateInitializer: { AppState() }, configuration: configuration())
+    }
+
+    static func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
+    }
+}
+
+// MARK: - Action → StateUpdater
+
+extension Guide {
+    enum ActionToStateUpdater {
+        enum Before {
+            struct AddTodo: Action {
+                let title: String
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.todos.append(title)
+                    return state
+                }
+            }
+        }
+
+        enum After {
+            struct AddTodo: StateUpdater {
+                let title: String
+                func updateState(_ state: inout AppState) {
+                    state.todos.append(title)
+                }
+            }
+        }
+    }
+}
+
+// MARK: - ActionWithSideEffect → StateUpdater + SideEffect
+
+extension Guide {
+    enum ActionWithSideEffectToSideEffect {
+        enum Before {
+            struct LoggedIn: Action {
+                let user: String
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.user = user
+                    state.isLoading = false
+                    return state
+                }
+            }
+
+            struct Login: ActionWithSideEffect {
+                let user: String
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.isLoading = true
+                    return state
+                }
+                func sideEffect(
+                    currentState: State,
+                    previousState: State,
+                    dispatch: @escaping StoreDispatch,
+                    dependencies: SideEffectDependencyContainer
+                ) {
+                    guard let dependencies = dependencies as? AppDependencies else { return }
+                    dispatch(LoggedIn(user: dependencies.api.login(user)))
+                }
+            }
+        }
+
+        enum After {
+            struct StartLogin: StateUpdater {
+                func updateState(_ state: inout AppState) {
+                    state.isLoading = true
+                }
+            }
+
+            struct LoggedIn: StateUpdater {
+                let user: String
+                func updateState(_ state: inout AppState) {
+                    state.user = user
+                    state.isLoading = false
+                }
+            }
+
+            struct Login: SideEffect {
+                let user: String
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) throws {
+                    try context.dispatch(StartLogin()).wait(timeout: .seconds(10))
+                    let name = context.dependencies.api.login(user)
+                    try context.dispatch(LoggedIn(user: name)).wait(timeout: .seconds(10))
+                }
+            }
+
+            struct LoginAsync: AsyncSideEffect {
+                let user: String
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+                    try await context.dispatch(StartLogin()).value
+                    let name = context.dependencies.api.login(user)
+                    try await context.dispatch(LoggedIn(user: name)).value
+                }
+            }
+        }
+    }
+}
+
+// MARK: - AsyncAction → AsyncSideEffect dispatching updaters
+
+extension Guide {
+    enum AsyncActionToAsyncSideEffect {
+        enum Before {
+            struct LoadTodos: AsyncAction, ActionWithSideEffect {
+                var state: AsyncActionState = .loading
+                var todos: [String] = []
+                var error: String?
+
+                func updatedStateForLoading(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.isLoading = true
+                    return state
+                }
+                func updatedStateForProgress(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.progress = self.state.progressPercentage ?? 0
+                    return state
+                }
+                func updatedStateForCompleted(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.todos = todos
+                    state.isLoading = false
+                    return state
+                }
+                func updatedStateForFailed(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.error = error
+                    state.isLoading = false
+                    return state
+                }
+                func sideEffect(
+                    currentState: State,
+                    previousState: State,
+                    dispatch: @escaping StoreDispatch,
+                    dependencies: SideEffectDependencyContainer
+                ) {
+                    guard let dependencies = dependencies as? AppDependencies else { return }
+                    dispatch(progressAction(percentage: 0.5))
+                    do {
+                        let todos = try dependencies.api.fetchTodos()
+                        dispatch(completedAction { $0.todos = todos })
+                    } catch {
+                        dispatch(failedAction { $0.error = "\(error)" })
+                    }
+                }
+            }
+        }
+
+        enum After {
+            struct TodosLoading: StateUpdater {
+                func updateState(_ state: inout AppState) { state.isLoading = true }
+            }
+            struct TodosProgress: StateUpdater {
+                let percentage: Double
+                func updateState(_ state: inout AppState) { state.progress = percentage }
+            }
+            struct TodosLoaded: StateUpdater {
+                let todos: [String]
+                func updateState(_ state: inout AppState) {
+                    state.todos = todos
+                    state.isLoading = false
+                }
+            }
+            struct TodosFailed: StateUpdater {
+                let error: String
+                func updateState(_ state: inout AppState) {
+                    state.error = error
+                    state.isLoading = false
+                }
+            }
+
+            struct LoadTodos: AsyncSideEffect {
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+                    try await context.dispatch(TodosLoading()).value
+                    try await context.dispatch(TodosProgress(percentage: 0.5)).value
+                    do {
+                        let todos = try await context.dependencies.api.loadTodos()
+                        try await context.dispatch(TodosLoaded(todos: todos)).value
+                    } catch {
+                        try await context.dispatch(TodosFailed(error: "\(error)")).value
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: - LinkeableAction / ActionLinker → ObserverInterceptor .onDispatch
+
+extension Guide {
+    enum LinkeableActionToOnDispatch {
+        struct AddTodo: StateUpdater {
+            let title: String
+            func updateState(_ state: inout AppState) { state.todos.append(title) }
+        }
+
+        enum Before {
+            struct UpdateBadge: LinkeableAction {
+                let count: Int
+                init?(oldState: State, newState: State, sourceAction: Action) {
+                    guard let newState = newState as? AppState else { return nil }
+                    count = newState.todos.count
+                }
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.badge = count
+                    return state
+                }
+            }
+
+            static func makeStore() -> Store<AppState, AppDependencies> {
+                let linker = ActionLinker.middleware(for: [ActionLinks(source: AddTodo.self, links: [UpdateBadge.self])])
+                let store = Store<AppState, AppDependencies>(interceptors: [middlewareToInterceptor(linker)])
+                return store
+            }
+
+            /// The source of a 2.x link is a 2.x action.
+            struct AddTodo: Action {
+                let title: String
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.todos.append(title)
+                    return state
+                }
+            }
+        }
+
+        enum After {
+            struct SetBadge: StateUpdater {
+                let count: Int
+                func updateState(_ state: inout AppState) { state.badge = count }
+            }
+
+            static func makeStore() -> Store<AppState, AppDependencies> {
+                let updateBadge: StoreInterceptor = { context in
+                    { next in
+                        { item in
+                            try next(item)
+                            if item is AddTodo, let state = context.getAnyState() as? AppState {
+                                context.dispatch(SetBadge(count: state.todos.count))
+                            }
+                        }
+                    }
+                }
+                let store = Store<AppState, AppDependencies>(interceptors: [updateBadge])
+                return store
+            }
+        }
+    }
+}
+
+// MARK: - ActionLogger → DispatchableLogger
+
+extension Guide {
+    enum ActionLoggerToDispatchableLogger {
+        struct AddTodo: StateUpdater {
+            let title: String
+            func updateState(_ state: inout AppState) { state.todos.append(title) }
+        }
+
+        static func before() -> Store<AppState, AppDependencies> {
+            let store = Store<AppState, AppDependencies>(
+                middleware: [ActionLogger.middleware(blackList: [AddTodo.self])],
+                dependencies: AppDependencies.self
+            )
+            return store
+        }
+
+        static func after() -> Store<AppState, AppDependencies> {
+            let store = Store<AppState, AppDependencies>(
+                interceptors: [DispatchableLogger.interceptor(blackList: [AddTodo.self])]
+            )
+            return store
+        }
+    }
+}
+
+// MARK: - StoreMiddleware → StoreInterceptor, and the middlewareToInterceptor bridge
+
+extension Guide {
+    enum MiddlewareToInterceptor {
+        struct Login: StateUpdater {
+            let user: String
+            func updateState(_ state: inout AppState) { state.user = user }
+        }
+        struct AddTodo: StateUpdater {
+            let title: String
+            func updateState(_ state: inout AppState) { state.todos.append(title) }
+        }
+
+        static let legacyBlockWhenLoggedOut: StoreMiddleware = { getState, dispatch in
+            { next in
+                { item in
+                    guard let state = getState() as? AppState, state.user != nil || item is Login else { return }
+                    next(item)
+                }
+            }
+        }
+
+        static let blockWhenLoggedOut: StoreInterceptor = { context in
+            { next in
+                { item in
+                    guard let state = context.getAnyState() as? AppState, state.user != nil || item is Login else { return }
+                    try next(item)
+                }
+            }
+        }
+
+        static func bridged() -> Store<AppState, AppDependencies> {
+            let store = Store<AppState, AppDependencies>(interceptors: [
+                middlewareToInterceptor(legacyBlockWhenLoggedOut),
+                DispatchableLogger.interceptor(),
+            ])
+            return store
+        }
+    }
+}
+
+// MARK: - Store(middleware:dependencies:) → Store(interceptors:stateInitializer:)
+
+extension Guide {
+    enum StoreInitialiser {
+        static func before(middleware: [StoreMiddleware]) -> Store<AppState, AppDependencies> {
+            let store = Store<AppState, AppDependencies>(
+                middleware: middleware,
+                dependencies: AppDependencies.self,
+                stateInitializer: { AppState(todos: ["restored"]) }
+            )
+            return store
+        }
+
+        static func after(interceptors: [StoreInterceptor]) -> Store<AppState, AppDependencies> {
+            let store = Store<AppState, AppDependencies>(
+                interceptors: interceptors,
+                stateInitializer: { AppState(todos: ["restored"]) }
+            )
+            return store
+        }
+    }
+}
+
+// MARK: - Dependency container: 2.x initialiser → SideEffectDependencyContainer
+
+extension Guide {
+    enum DependencyContainer {
+        enum Before {
+            final class AppDependencies: LegacySideEffectDependencyContainer {
+                let dispatch: StoreDispatch
+                let getState: GetState
+                required init(dispatch: @escaping StoreDispatch, getState: @escaping GetState) {
+                    self.dispatch = dispatch
+                    self.getState = getState
+                }
+            }
+        }
+
+        enum After {
+            final class AppDependencies: SideEffectDependencyContainer {
+                let dispatch: AnyDispatch
+                let getState: GetState
+                init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
+                    self.dispatch = dispatch
+                    self.getState = getState
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Hydra idioms
+
+extension Guide {
+    enum HydraAwait {
+        struct SetTodos: StateUpdater {
+            let todos: [String]
+            func updateState(_ state: inout AppState) { state.todos = todos }
+        }
+
+        struct Refresh: SideEffect {
+            func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) throws {
+                let todos = try context.dependencies.api.todosPromise().wait(timeout: .seconds(10))
+                try context.dispatch(SetTodos(todos: todos)).wait(timeout: .seconds(10))
+            }
+        }
+
+        struct RefreshAsync: AsyncSideEffect {
+            func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+                let todos = try await context.dependencies.api.todosPromise().value
+                try await context.dispatch(SetTodos(todos: todos)).value
+            }
+        }
+    }
+
+    enum HydraPromiseBody {
+        static func answer() -> Promise<Int> {
+            Promise<Int>(in: DispatchQueue.global(qos: .background)) { resolve, reject in
+                resolve(42)
+            }
+        }
+    }
+}
+
+// MARK: - The tests, one per entry
+
+@Suite struct MigrationGuideTests {
+    typealias AppState = Guide.AppState
+    typealias AppDependencies = Guide.AppDependencies
+    typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
+
+    @Test func actionToStateUpdater() throws {
+        let store = Guide.store()
+        try store.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "before")).wait(timeout: .seconds(10))
+        try store.dispatch(AddTodo(title: "after")).wait(timeout: .seconds(10))
+        #expect(store.state.todos == ["before", "after"])
+    }
+
+    @Test func actionWithSideEffectToStateUpdaterAndSideEffect() async throws {
+        typealias Entry = Guide.ActionWithSideEffectToSideEffect
+        let before = Guide.store()
+        before.dispatch(Entry.Before.Login(user: "ada"))
+        #expect(Guide.waitFor { before.state.user == "Ada" && !before.state.isLoading })
+
+        let after = Guide.store()
+        try after.dispatch(Entry.After.Login(user: "grace")).wait(timeout: .seconds(10))
+        #expect(after.state.user == "Grace")
+        try await after.dispatch(Entry.After.LoginAsync(user: "linus")).value
+        #expect(after.state.user == "Linus")
+        #expect(after.state.isLoading == false)
+    }
+
+    @Test func asyncActionToAsyncSideEffect() async throws {
+        typealias Entry = Guide.AsyncActionToAsyncSideEffect
+        let before = Guide.store()
+        before.dispatch(Entry.Before.LoadTodos())
+        #expect(Guide.waitFor { before.state.todos == ["Buy milk", "Call mum"] })
+        #expect(before.state.progress == 0.5)
+
+        let after = Guide.store()
+        try await after.dispatch(Entry.After.LoadTodos()).value
+        #expect(after.state.todos == ["Buy milk", "Call mum"])
+        #expect(after.state.progress == 0.5)
+        #expect(after.state.isLoading == false)
+        #expect(before.state == after.state)
+    }
+
+    @Test func linkeableActionToOnDispatch() throws {
+        typealias Entry = Guide.LinkeableActionToOnDispatch
+        let before = Entry.Before.makeStore()
+        before.dispatch(Entry.Before.AddTodo(title: "one"))
+        #expect(Guide.waitFor { before.state.badge == 1 })
+
+        let after = Entry.After.makeStore()
+        after.dispatch(Entry.AddTodo(title: "one"))
+        after.dispatch(Entry.AddTodo(title: "two"))
+        #expect(Guide.waitFor { after.state.badge == 2 })
+    }
+
+    @Test func actionLoggerToDispatchableLogger() throws {
+        typealias Entry = Guide.ActionLoggerToDispatchableLogger
+        for store in [Entry.before(), Entry.after()] {
+            try store.dispatch(Entry.AddTodo(title: "quiet")).wait(timeout: .seconds(10))
+            #expect(store.state.todos == ["quiet"])
+        }
+    }
+
+    @Test func storeMiddlewareToStoreInterceptor() throws {
+        typealias Entry = Guide.MiddlewareToInterceptor
+        let modern = Guide.store(interceptors: [Entry.blockWhenLoggedOut])
+        try modern.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
+        try modern.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        try modern.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
+        #expect(modern.state.todos == ["allowed"])
+    }
+
+    @Test func middlewareToInterceptorBridge() throws {
+        typealias Entry = Guide.MiddlewareToInterceptor
+        let bridged = Entry.bridged()
+        try bridged.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
+        try bridged.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        try bridged.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
+        #expect(bridged.state.todos == ["allowed"])
+    }
+
+    @Test func storeInitialiserWithMiddleware() throws {
+        typealias Entry = Guide.StoreInitialiser
+        let before = Entry.before(middleware: [Guide.MiddlewareToInterceptor.legacyBlockWhenLoggedOut])
+        let after = Entry.after(interceptors: [Guide.MiddlewareToInterceptor.blockWhenLoggedOut])
+        for store in [before, after] {
+            try store.dispatch(Guide.MiddlewareToInterceptor.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
+            #expect(store.state.todos == ["restored"])
+        }
+    }
+
+    @Test func zeroArgumentListener() throws {
+        let store = Guide.store()
+        let changes = Guide.Changes()
+        let unsubscribe = store.addListener { changes.increment() }
+        let todoChanges = Guide.Changes()
+        let unsubscribeTyped = store.addListener { old, new in
+            if old.todos != new.todos { todoChanges.increment() }
+        }
+        try store.dispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
+        #expect(Guide.waitFor { changes.value == 1 && todoChanges.value == 1 })
+        unsubscribe()
+        unsubscribeTyped()
+    }
+
+    @Test func dependencyContainerInitialiser() throws {
+        typealias Entry = Guide.DependencyContainer
+        let before = Store<AppState, Entry.Before.AppDependencies>()
+        before.dependencies.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "legacy"))
+        #expect(Guide.waitFor { before.state.todos == ["legacy"] })
+
+        let after = Store<AppState, Entry.After.AppDependencies>()
+        try after.dependencies.dispatch(AddTodo(title: "modern")).wait(timeout: .seconds(10))
+        #expect((after.dependencies.getState() as? AppState)?.todos == ["modern"])
+    }
+
+    @Test func storeGenericParameters() throws {
+        let store = Store<AppState, AppDependencies>(middleware: [], dependencies: AppDependencies.self)
+        let plain = Store<AppState, EmptySideEffectDependencyContainer>()
+        #expect(store.isReady && plain.isReady)
+    }
+
+    @Test func anyStoreDispatch() throws {
+        let anyStore: any AnyStore = Guide.store()
+        try anyStore.anyDispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
+        #expect((anyStore.anyState as? AppState)?.todos == ["x"])
+    }
+
+    @Test func hydraAwait() async throws {
+        let store = Guide.store()
+        try store.dispatch(Guide.HydraAwait.Refresh()).wait(timeout: .seconds(10))
+        #expect(store.state.todos == ["Buy milk", "Call mum"])
+        let other = Guide.store()
+        try await other.dispatch(Guide.HydraAwait.RefreshAsync()).value
+        #expect(other.state.todos == ["Buy milk", "Call mum"])
+    }
+
+    @Test func thenInMain() throws {
+        let store = Guide.store()
+        let rendered = Guide.Changes()
+        // Compiles as in Katana 6: `.main` is `DispatchQueue.main` (it runs once the main queue is serviced).
+        store.dispatch(AddTodo(title: "x")).then(in: DispatchQueue.main) { _ in
+            rendered.increment()
+        }
+        store.dispatch(AddTodo(title: "y")).then(in: .main) { _ in
+            rendered.increment()
+        }
+        // A queue of your own behaves the same on every platform.
+        let ui = DispatchQueue(label: "app.ui")
+        let done = store.dispatch(AddTodo(title: "z")).then(in: ui) { _ in
+            rendered.increment()
+        }
+        try done.wait(timeout: .seconds(10))
+        #expect(store.state.todos == ["x", "y", "z"])
+    }
+
+    @Test func promiseVoidFromDispatch() throws {
+        let store = Guide.store()
+        let promise: Promise<Void> = store.dispatch(AddTodo(title: "x"))
+        let counted = promise
+            .then { _ in store.state.todos.count }
+            .catch { error in print("failed: \(error)") }
+        #expect(try counted.wait(timeout: .seconds(10)) == 1)
+    }
+
+    @Test func hydraPromiseBody() throws {
+        #expect(try Guide.HydraPromiseBody.answer().wait(timeout: .seconds(10)) == 42)
+    }
+
+    @Test func asyncProviderToExecutor() throws {
+        let listeners: any Executor = DispatchQueue(label: "app.listeners")
+        let initializer: any Executor = ImmediateExecutor()
+        let store = Store<AppState, AppDependencies>(
+            interceptors: [],
+            stateInitializer: { AppState() },
+            configuration: .init(stateInitializerAsyncProvider: initializer, listenersAsyncProvider: listeners)
+        )
+        #expect(store.isReady)
+    }
+
+    @Test func listenersOnTheMainQueue() throws {
+        let store = Store<AppState, AppDependencies>(
+            interceptors: [],
+            stateInitializer: { AppState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "app.listeners"))
+        )
+        let changes = Guide.Changes()
+        store.addListener { _, _ in changes.increment() }
+        try store.dispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
+        #expect(Guide.waitFor { changes.value == 1 })
+    }
+
+    /// Every code block of Migration.md is either marked as code that does not compile with this package
+    /// (Katana 2.x, Katana 6/Hydra, KatanaObservers) or appears, line for line, in this file.
+    @Test func migrationGuide_snippetsAreTheCompiledCode() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("Migration.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let sourceLines = normalised(source)
+        let blocks = swiftBlocks(in: guide)
+        #expect(blocks.count >= 20)
+        for block in blocks {
+            guard let first = block.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
+            if first.contains("Katana 2.x:") || first.contains("Katana 6:") || first.contains("KatanaObservers:") {
+                continue
+            }
+            let lines = normalised(block.joined(separator: "\n"))
+            let found = contains(sourceLines, lines)
+            #expect(found, "Migration.md block not found in MigrationGuideTests.swift:\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    private func swiftBlocks(in markdown: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in markdown.components(separatedBy: "\n") {
+            if current == nil, line.hasPrefix("```swift") {
+                current = []
+            } else if current != nil, line.hasPrefix("```") {
+                blocks.append(current ?? [])
+                current = nil
+            } else if current != nil {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    private func normalised(_ text: String) -> [String] {
+        text.components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    private func contains(_ haystack: [String], _ needle: [String]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<(start + needle.count)]) == needle {
+                return true
+            }
+        }
+        return false
+    }
+}

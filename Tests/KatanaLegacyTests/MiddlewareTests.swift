@@ -1,0 +1,126 @@
+import Katana
+import KatanaLegacy
+import Testing
+
+/// A middleware that records `name: <item>` and passes the item on.
+func tracing(_ name: String, into recorder: Recorder<String>) -> StoreMiddleware {
+    { _, _ in
+        { next in
+            { item in
+                recorder.append("\(name): \(String(describing: type(of: item)))")
+                next(item)
+            }
+        }
+    }
+}
+
+/// A 2.x side effect dispatched as an `ActionWithSideEffect` is still an updater; for a blocked modern
+/// side effect we need a real `SideEffect`.
+struct NoteSideEffect: SideEffect {
+    func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
+        context.dispatch(AppendUpdater(tag: "side effect ran"))
+    }
+}
+
+@Suite struct MiddlewareTests {
+    @Test func middleware_runInTheOrderGiven_mixedWithModernInterceptors() throws {
+        let recorder = Recorder<String>()
+        let modern: StoreInterceptor = { _ in { next in { item in
+            recorder.append("modern: \(String(describing: type(of: item)))")
+            try next(item)
+        } } }
+        let store = makeStore(interceptors: [
+            middlewareToInterceptor(tracing("first", into: recorder)),
+            modern,
+            middlewareToInterceptor(tracing("second", into: recorder)),
+        ])
+        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+        try store.dispatch(AppendUpdater(tag: "x")).wait(timeout: .seconds(10))
+        #expect(recorder.values == [
+            "first: AddAction", "modern: AddAction", "second: AddAction",
+            "first: AppendUpdater", "modern: AppendUpdater", "second: AppendUpdater",
+        ])
+        #expect(store.state.counter == 1)
+    }
+
+    @Test func middleware_thatDoesNotCallNext_blocksTheItem() throws {
+        let blockAdds: StoreMiddleware = { _, _ in
+            { next in
+                { item in
+                    if item is AddAction || item is NoteSideEffect { return }
+                    next(item)
+                }
+            }
+        }
+        let store = makeStore(interceptors: [middlewareToInterceptor(blockAdds)])
+        // A blocked updater resolves with the state unchanged; a blocked side effect is rejected.
+        try store.dispatch(AddAction(amount: 5)).wait(timeout: .seconds(10))
+        #expect(store.state.counter == 0)
+        #expect(throws: KatanaError.blockedByInterceptor(item: String(reflecting: NoteSideEffect.self))) {
+            try store.dispatch(NoteSideEffect()).wait(timeout: .seconds(10))
+        }
+        try store.dispatch(AppendAction(tag: "allowed")).wait(timeout: .seconds(10))
+        try settle(store)
+        #expect(store.state.log == ["allowed"])
+    }
+
+    @Test func middleware_thatCallsNextWithAnotherItem_replacesIt() throws {
+        let doubleAdds: StoreMiddleware = { _, _ in
+            { next in
+                { item in
+                    if let add = item as? AddAction {
+                        next(AppendAction(tag: "replaced \(add.amount)"))
+                    } else {
+                        next(item)
+                    }
+                }
+            }
+        }
+        let store = makeStore(interceptors: [middlewareToInterceptor(doubleAdds)])
+        try store.dispatch(AddAction(amount: 3)).wait(timeout: .seconds(10))
+        #expect(store.state.counter == 0)
+        #expect(store.state.log == ["replaced 3"])
+    }
+
+    @Test func middleware_getsTheStateAndADispatch() throws {
+        let recorder = Recorder<Int>()
+        // After every AddAction, reads the counter and dispatches a log line.
+        let audit: StoreMiddleware = { getState, dispatch in
+            { next in
+                { item in
+                    next(item)
+                    guard item is AddAction, let state = getState() as? LegacyState else { return }
+                    recorder.append(state.counter)
+                    dispatch(AppendAction(tag: "audited \(state.counter)"))
+                }
+            }
+        }
+        let store = makeStore(interceptors: [middlewareToInterceptor(audit)])
+        try store.dispatch(AddAction(amount: 2)).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log == ["audited 2"] })
+        #expect(recorder.values == [2])
+    }
+
+    @Test func middleware_passesOnTheErrorOfALaterInterceptor() throws {
+        let recorder = Recorder<String>()
+        let rejecting: StoreInterceptor = { _ in { next in { item in
+            if item is AddAction { throw TestError(code: 7) }
+            try next(item)
+        } } }
+        let store = makeStore(interceptors: [middlewareToInterceptor(tracing("m", into: recorder)), rejecting])
+        #expect(throws: TestError(code: 7)) {
+            try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+        }
+        #expect(store.state.counter == 0)
+        try store.dispatch(AppendAction(tag: "fine")).wait(timeout: .seconds(10))
+        #expect(store.state.log == ["fine"])
+    }
+
+    @Test func middleware_seesModernSideEffectsToo() throws {
+        let recorder = Recorder<String>()
+        let store = makeStore(interceptors: [middlewareToInterceptor(tracing("m", into: recorder))])
+        try store.dispatch(NoteSideEffect()).wait(timeout: .seconds(10))
+        #expect(eventually { store.state.log == ["side effect ran"] })
+        #expect(recorder.values.prefix(2) == ["m: NoteSideEffect", "m: AppendUpdater"])
+    }
+}

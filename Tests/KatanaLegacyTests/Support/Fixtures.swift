@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import Katana
+import KatanaLegacy
+
+/// The state the legacy tests use: a counter, a log of applied items in order, and a download.
+struct LegacyState: State, Equatable {
+    var counter = 0
+    var log: [String] = []
+    var download = Download()
+
+    struct Download: Equatable {
+        var status = "idle"
+        var progress: Double = 0
+        var items: [String] = []
+        var error: String?
+    }
+}
+
+/// A state of another type, to provoke mismatches.
+struct ForeignState: State, Equatable {
+    var text = ""
+}
+
+/// A fake backend the dependency container hands to side effects.
+struct FakeBackend: Sendable {
+    let items: [String]
+}
+
+/// A dependency container written the 2.x way: its initialiser takes the 2.x `StoreDispatch`.
+final class LegacyDependencies: LegacySideEffectDependencyContainer {
+    let backend = FakeBackend(items: ["alpha", "beta"])
+    let dispatch: StoreDispatch
+    let getState: GetState
+
+    init(dispatch: @escaping StoreDispatch, getState: @escaping GetState) {
+        self.dispatch = dispatch
+        self.getState = getState
+    }
+}
+
+typealias LegacyStore = Store<LegacyState, LegacyDependencies>
+
+/// A modern store for the legacy tests, with listeners on a private serial queue (the same on every platform).
+func makeStore(
+    interceptors: [StoreInterceptor] = [],
+    initial: LegacyState = LegacyState()
+) -> LegacyStore {
+    LegacyStore(
+        interceptors: interceptors,
+        stateInitializer: { initial },
+        configuration: .init(listenersAsyncProvider: DispatchQueue(label: "legacy.tests.listeners"))
+    )
+}
+
+/// The configuration legacy-initialised stores use in the tests.
+func testConfiguration() -> LegacyStore.Configuration {
+    .init(listenersAsyncProvider: DispatchQueue(label: "legacy.tests.listeners"))
+}
+
+/// Helper for test actions: mutate the typed state in place; any other state passes through unchanged.
+protocol LegacyStateAction: Action {
+    func update(_ state: inout LegacyState)
+}
+
+extension LegacyStateAction {
+    func updatedState(currentState: State) -> State {
+        guard var state = currentState as? LegacyState else { return currentState }
+        update(&state)
+        return state
+    }
+}
+
+/// A 2.x action that appends its tag to the log.
+struct AppendAction: LegacyStateAction {
+    let tag: String
+    func update(_ state: inout LegacyState) {
+        state.log.append(tag)
+    }
+}
+
+/// A 2.x action that adds to the counter.
+struct AddAction: LegacyStateAction {
+    var amount = 1
+    func update(_ state: inout LegacyState) {
+        state.counter += amount
+    }
+}
+
+/// A modern updater that appends its tag to the log.
+struct AppendUpdater: StateUpdater {
+    let tag: String
+    func updateState(_ state: inout LegacyState) {
+        state.log.append(tag)
+    }
+}
+
+/// A 2.x action that returns a state of the wrong type.
+struct WrongStateAction: Action {
+    func updatedState(currentState: State) -> State {
+        ForeignState(text: "wrong")
+    }
+}
+
+struct TestError: Error, Equatable {
+    let code: Int
+}
+
+/// A thread-safe list of values recorded from other threads.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `storage` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    func append(_ value: Value) {
+        lock.lock()
+        storage.append(value)
+        lock.unlock()
+    }
+
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes (never longer); returns whether it held.
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
+}
+
+/// A modern updater that changes nothing: waiting for it means every earlier item has been handled.
+struct Barrier: StateUpdater {
+    func updateState(_ state: inout LegacyState) {}
+}
+
+/// Dispatches a ``Barrier`` and waits for it (bounded).
+func settle(_ store: LegacyStore) throws {
+    try store.dispatch(Barrier()).wait(timeout: .seconds(10))
+}
