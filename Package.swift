@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "KatanaObservers", targets: ["KatanaObservers"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .library(name: "KatanaLegacy", targets: ["KatanaLegacy"]),
+        .executable(name: "katana-service-demo", targets: ["katana-service-demo"]),
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
@@ -24,13 +25,20 @@ let package = Package(
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
         .testTarget(name: "NotificationBridgeTests", dependencies: ["NotificationBridge", "KatanaObservers"]),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy"]),
+        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers"]),
         // Written the way a Katana 2.x app is: Swift 5 language mode.
         .testTarget(
             name: "KatanaLegacyClientTests",
             dependencies: ["Katana", "KatanaLegacy"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The runnable service demo (`swift run katana-service-demo`) and its end-to-end test.
+        .executableTarget(
+            name: "katana-service-demo",
+            dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge"],
+            path: "Examples/ServiceDemo"
+        ),
+        .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaObservers
 import Testing
 
 // Every compiled snippet of Migration.md lives here, one namespace and one test per entry, so a change
@@ -283,12 +284,39 @@ extension Guide {
             }
         }
 
-        enum After {
-            struct SetBadge: StateUpdater {
+        enum AfterWithObservers {
+            struct UpdateBadge: StateUpdater, DispatchObserverDispatchable {
                 let count: Int
+                init?(dispatchedItem: Dispatchable, prevState: State, currentState: State) {
+                    guard let currentState = currentState as? AppState else { return nil }
+                    count = currentState.todos.count
+                }
                 func updateState(_ state: inout AppState) { state.badge = count }
             }
 
+            static func makeStore() -> Store<AppState, AppDependencies> {
+                let observer = ObserverInterceptor.observe([
+                    .onDispatch(AddTodo.self, [UpdateBadge.self]),
+                ])
+                let store = Store<AppState, AppDependencies>(interceptors: [observer])
+                return store
+            }
+
+            static func makeDeclarativeStore() -> Store<AppState, AppDependencies> {
+                let observer = ObserverInterceptor.observe {
+                    OnChange(of: \AppState.todos) { _, todos in SetBadge(count: todos.count) }
+                }
+                let store = Store<AppState, AppDependencies>(interceptors: [observer])
+                return store
+            }
+        }
+
+        struct SetBadge: StateUpdater {
+            let count: Int
+            func updateState(_ state: inout AppState) { state.badge = count }
+        }
+
+        enum After {
             static func makeStore() -> Store<AppState, AppDependencies> {
                 let updateBadge: StoreInterceptor = { context in
                     { next in
@@ -507,10 +535,18 @@ extension Guide {
         before.dispatch(Entry.Before.AddTodo(title: "one"))
         #expect(Guide.waitFor { before.state.badge == 1 })
 
-        let after = Entry.After.makeStore()
-        after.dispatch(Entry.AddTodo(title: "one"))
-        after.dispatch(Entry.AddTodo(title: "two"))
-        #expect(Guide.waitFor { after.state.badge == 2 })
+        for after in [Entry.After.makeStore(), Entry.AfterWithObservers.makeStore()] {
+            after.dispatch(Entry.AddTodo(title: "one"))
+            after.dispatch(Entry.AddTodo(title: "two"))
+            #expect(Guide.waitFor { after.state.badge == 2 })
+        }
+    }
+
+    @Test func linkeableActionToDeclarativeRule() throws {
+        let store = Guide.LinkeableActionToOnDispatch.AfterWithObservers.makeDeclarativeStore()
+        store.dispatch(Guide.LinkeableActionToOnDispatch.AddTodo(title: "one"))
+        store.dispatch(Guide.LinkeableActionToOnDispatch.AddTodo(title: "two"))
+        #expect(Guide.waitFor { store.state.badge == 2 })
     }
 
     @Test func actionLoggerToDispatchableLogger() throws {
@@ -662,7 +698,7 @@ extension Guide {
         #expect(blocks.count >= 20)
         for block in blocks {
             guard let first = block.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
-            if first.contains("Katana 2.x:") || first.contains("Katana 6:") || first.contains("KatanaObservers:") {
+            if first.contains("Katana 2.x:") || first.contains("Katana 6:") {
                 continue
             }
             let lines = normalised(block.joined(separator: "\n"))
