@@ -25,6 +25,8 @@ public typealias StoreInterceptorNext = @Sendable (any Dispatchable) throws -> V
 /// closure returns without having called `next`, the item counts as blocked and its promise settles
 /// (it never hangs). Calling `next` later, from elsewhere, still gets the item handled in turn, but
 /// its outcome is then not reported through the original promise. The first item passed on while an
-/// item goes through the chain is the one whose outcome settles that item's promise.
+/// item goes through the chain is the one whose outcome settles that item's promise. A state
+/// updater is handled inside `next` (its promise is fulfilled there), so code an interceptor runs
+/// after `next` returns may still be running when the dispatcher sees the promise fulfilled.
 public typealias StoreInterceptor = @Sendable (_ context: any AnySideEffectContext)
     -> (_ next: @escaping StoreInterceptorNext) -> StoreInterceptorNext
