@@ -16,19 +16,29 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         case settled(Outcome)
     }
 
+    /// The work behind a promise, which ``retry(_:)`` runs again.
+    enum Work {
+        /// A promise created settled: nothing to run again.
+        case none
+        /// A closure that starts the work again and returns its new promise.
+        case closure(@Sendable () -> Promise<Value>)
+        /// A dispatch: the item, sent again to the same store. Kept inline (no closure to
+        /// allocate), because every dispatch carries one.
+        case dispatch(DispatchWork)
+    }
+
     /// What the promise's lock guards.
     struct Storage {
         var phase: Phase
-        /// Re-runs the work that produced this promise, for ``retry(_:)``; nil when there is none.
-        let rerun: (@Sendable () -> Promise<Value>)?
+        let work: Work
     }
 
     /// The promise's only allocation: its storage and lock. The store keeps it (type-erased) next
     /// to each dispatched item, to settle it once the item is handled.
     let core: PromiseCore<Value>
 
-    private init(phase: Phase, rerun: (@Sendable () -> Promise<Value>)?) {
-        core = PromiseCore<Value>.make(Storage(phase: phase, rerun: rerun))
+    private init(phase: Phase, work: Work) {
+        core = PromiseCore<Value>.make(Storage(phase: phase, work: work))
     }
 
     init(core: PromiseCore<Value>) {
@@ -37,12 +47,12 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise that is already fulfilled with `value`.
     public init(resolved value: Value) {
-        self.init(phase: .settled(.success(value)), rerun: nil)
+        self.init(phase: .settled(.success(value)), work: .none)
     }
 
     /// A promise that is already rejected with `error`.
     public init(rejected error: any Error) {
-        self.init(phase: .settled(.failure(error)), rerun: nil)
+        self.init(phase: .settled(.failure(error)), work: .none)
     }
 
     /// A promise settled by `body`, which receives the functions that fulfil and reject it.
@@ -56,8 +66,7 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
             _ reject: @escaping @Sendable (any Error) -> Void
         ) throws -> Void
     ) {
-        let rerun: @Sendable () -> Promise<Value> = { Promise(in: queue, body) }
-        self.init(phase: .pending([]), rerun: rerun)
+        self.init(phase: .pending([]), work: .closure { Promise(in: queue, body) })
         let promise = self
         let run: @Sendable () -> Void = {
             do {
@@ -75,8 +84,7 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise settled by an async operation, which runs as a task; ``retry(_:)`` runs it again.
     public init(operation: @escaping @Sendable () async throws -> Value) {
-        let rerun: @Sendable () -> Promise<Value> = { Promise(operation: operation) }
-        self.init(phase: .pending([]), rerun: rerun)
+        self.init(phase: .pending([]), work: .closure { Promise(operation: operation) })
         let promise = self
         Task {
             do {
@@ -89,7 +97,12 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
 
     /// A promise that waits to be settled by the package itself.
     static func pending(rerun: (@Sendable () -> Promise<Value>)? = nil) -> Promise<Value> {
-        Promise(phase: .pending([]), rerun: rerun)
+        Promise(phase: .pending([]), work: rerun.map { .closure($0) } ?? .none)
+    }
+
+    /// A promise for `item`, dispatched to `engine`: a retry dispatches the item there again.
+    static func pending(dispatching item: any Dispatchable, to engine: any ItemEnqueueing) -> Promise<Value> {
+        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engine: engine)))
     }
 
     // MARK: - Settling
@@ -153,12 +166,43 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         outcome == nil
     }
 
+    /// Starts the work behind this promise again, or nil when there is none.
     var rerun: (@Sendable () -> Promise<Value>)? {
-        core.withLock { $0.rerun }
+        switch core.withLock({ $0.work }) {
+        case .none:
+            return nil
+        case .closure(let closure):
+            return closure
+        case .dispatch(let dispatch):
+            return { dispatch.redispatch() }
+        }
     }
 
     /// A fresh run of the work behind this promise, or this promise when there is no work to re-run.
     func restarted() -> Promise<Value> {
         rerun?() ?? self
     }
+}
+
+/// A dispatched item and the store engine it was sent to (held weakly, so a promise never keeps a
+/// released store alive).
+struct DispatchWork: @unchecked Sendable {
+    // @unchecked: `item` is Sendable and never changes; the weak reference is only read.
+    let item: any Dispatchable
+    weak var engine: (any ItemEnqueueing)?
+
+    /// Dispatches the item again; rejected with ``KatanaError/storeDeallocated(item:)`` when the store is gone.
+    func redispatch<Value: Sendable>() -> Promise<Value> {
+        guard let engine else {
+            return Promise(rejected: KatanaError.storeDeallocated(item: typeName(of: item)))
+        }
+        let promise = Promise<Value>.pending(dispatching: item, to: engine)
+        engine.enqueue(item, settling: promise.handle)
+        return promise
+    }
+}
+
+/// Something that accepts dispatched items with the promise to settle: a store's engine.
+protocol ItemEnqueueing: AnyObject {
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
 }

@@ -64,7 +64,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Updaters run one at a time on the store's serial queue, in dispatch order.
     @discardableResult
     public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        let promise = Promise<Void>.pending(dispatching: dispatchable, to: engine)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -73,7 +73,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// the error it throws. Side effects run concurrently.
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        let promise = Promise<Void>.pending(dispatching: dispatchable, to: engine)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -81,7 +81,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches a returning side effect; the promise is fulfilled with the value it returns.
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, to: engine)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -89,7 +89,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches an async side effect (run as a task); the promise is fulfilled with its value.
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(rerun: redispatch(dispatchable) { $0.dispatch($1) })
+        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, to: engine)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -97,21 +97,8 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches any item; the promise carries its type-erased result (`()` for updaters).
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
-        let promise = Promise<any Sendable>.pending(rerun: redispatch(dispatchable) { $0.anyDispatch($1) })
+        let promise = Promise<any Sendable>.pending(dispatching: dispatchable, to: engine)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
-    }
-
-    /// The work ``Promise/retry(_:)`` re-runs for a dispatch promise: dispatching the item again.
-    private func redispatch<T: Sendable, Value: Sendable>(
-        _ item: T,
-        _ dispatch: @escaping @Sendable (PartialStore<S>, T) -> Promise<Value>
-    ) -> @Sendable () -> Promise<Value> {
-        { [weak self] in
-            guard let self else {
-                return Promise(rejected: KatanaError.storeDeallocated(item: typeName(T.self)))
-            }
-            return dispatch(self, item)
-        }
     }
 }

@@ -36,7 +36,7 @@ private enum StoreEngineStep {
 /// - the state storage (its own lock): the state value; mutated only on the updater queue.
 /// - `observers` (its own lock): listeners and state changes waiting to be delivered.
 /// - everything under "Updater queue only": the updater queue.
-final class StoreEngine<S: State>: @unchecked Sendable {
+final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     // @unchecked: every mutable property is guarded as listed above (a lock, or the updater queue).
 
     private struct Listener {
@@ -144,6 +144,11 @@ final class StoreEngine<S: State>: @unchecked Sendable {
     }
 
     // MARK: - The core loop
+
+    /// Adds an item to the inbox (a retried dispatch comes this way).
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        enqueue(item, settling: promise, skippingInterceptors: false)
+    }
 
     /// Adds an item to the inbox; wakes the updater queue if nothing is draining it.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle?, skippingInterceptors: Bool = false) {
