@@ -62,6 +62,16 @@ public final class SignpostLogger: Sendable {
         self.hook = hook
     }
 
+    /// Runs `body`, traced as the handling of `item` when there is a logger; with none, it costs
+    /// one nil check (the store's hot path goes through here).
+    @inline(__always)
+    static func trace<Result>(_ logger: SignpostLogger?, _ item: any Dispatchable, kind: Kind, _ body: () -> Result) -> Result {
+        guard let logger else { return body() }
+        let interval = logger.begin(item, kind: kind)
+        defer { logger.end(interval) }
+        return body()
+    }
+
     func begin(_ item: any Dispatchable, kind: Kind) -> Interval {
         let name = typeName(of: item)
         let id = nextID.withLock { id -> UInt64 in

@@ -297,21 +297,19 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
             return
         }
-        let interval = tracer?.begin(item, kind: .stateUpdater)
         isApplying = true
-        let failure: KatanaError?
-        if recordingChanges || followsUp {
-            failure = applyKeepingChange(item, with: applier, to: storage, recordingChanges: recordingChanges, followsUp: followsUp)
-        } else {
+        let failure: KatanaError? = SignpostLogger.trace(tracer, item, kind: .stateUpdater) {
+            if recordingChanges || followsUp {
+                return applyKeepingChange(item, with: applier, to: storage, recordingChanges: recordingChanges, followsUp: followsUp)
+            }
             // The hot path: nothing holds the old state, so the update mutates the only copy.
             // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
             // metadata look-up per item.)
-            failure = storage.withLock { state in
+            return storage.withLock { state in
                 withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
             }
         }
         isApplying = false
-        if let interval { tracer?.end(interval) }
         if let failure {
             promise?.settle(erased: .failure(failure), replacing: item)
         } else {
@@ -353,14 +351,13 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         guard let context else { return }
         let tracer = self.tracer
         sideEffectQueue.async {
-            let interval = tracer?.begin(sideEffect, kind: .sideEffect)
-            let outcome: Result<any Sendable, any Error>
-            do {
-                outcome = .success(try sideEffect.anySideEffect(context))
-            } catch {
-                outcome = .failure(error)
+            let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, sideEffect, kind: .sideEffect) {
+                do {
+                    return .success(try sideEffect.anySideEffect(context))
+                } catch {
+                    return .failure(error)
+                }
             }
-            if let interval { tracer?.end(interval) }
             promise?.settle(erased: outcome, replacing: sideEffect)
         }
     }
@@ -377,7 +374,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            if let interval { tracer?.end(interval) }
+            if let tracer, let interval { tracer.end(interval) }
             promise?.settle(erased: outcome, replacing: sideEffect)
         }
     }
