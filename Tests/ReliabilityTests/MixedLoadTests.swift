@@ -7,12 +7,12 @@ import Testing
 /// Items 1 and 2: many threads dispatching a mix of every kind of item through a full chain of
 /// interceptors, observer rules and listeners, without and with injected faults.
 @Suite struct MixedLoadTests {
-    @Test func mixedLoad_8ThreadsX25000_everyUpdateAppliedEveryPromiseSettledEveryTransitionSeen() async throws {
+    @Test func mixedLoad_8ThreadsX25000_everyUpdateAppliedEveryPromiseSettledEveryTransitionSeen() async throws { try await underSharedGate {
         let harness = LoadHarness(threads: 8, perThread: 25_000, faults: false, slowListeners: 0)
         try await runAndCheck(harness)
-    }
+    } }
 
-    @Test func faults_throwingSideEffectsBlockedAndRejectedItemsSlowListeners_stateConsistentAndStoreKeepsServing() async throws {
+    @Test func faults_throwingSideEffectsBlockedAndRejectedItemsSlowListeners_stateConsistentAndStoreKeepsServing() async throws { try await underSharedGate {
         let harness = LoadHarness(threads: 8, perThread: 10_000, faults: true, slowListeners: 3)
         // The plan really contains the faults it claims: 10% of side effects throw, 5% of items
         // are blocked or rejected by an interceptor.
@@ -41,7 +41,7 @@ import Testing
         // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
         #expect(await waitUntil { store.state.seq == before.seq + 3 })
         #expect(store.state.total == before.total + 5 + 1 + 3)
-    }
+    } }
 
     private func runAndCheck(_ harness: LoadHarness) async throws {
         let store = try #require(harness.store)

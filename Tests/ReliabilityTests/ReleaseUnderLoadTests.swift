@@ -183,7 +183,7 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
         #expect(heartbeats.value == beats)
     }
 
-    @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
+    @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllRejected_andEverythingDeallocated() async throws { try await underSharedGate {
         let holder = Shared<BridgedStore?>(nil)
         let afterwards = Counter()
         let heartbeats = Counter()
@@ -205,9 +205,9 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
 
         await expectAllRejectedAsDeallocated(ledger, items)
         try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
-    }
+    } }
 
-    @Test func releasedBeforeItWasReady_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
+    @Test func releasedBeforeItWasReady_10000PendingItemsAllRejected_andEverythingDeallocated() async throws { try await underSharedGate {
         let holder = Shared<BridgedStore?>(nil)
         let afterwards = Counter()
         let heartbeats = Counter()
@@ -223,5 +223,5 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
         // The start-up that was still to come runs now, for a store that is gone.
         executor.runPending()
         try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
-    }
+    } }
 }

@@ -55,7 +55,7 @@ final class StormRecorder: @unchecked Sendable {
     /// 10,000 SIGUSR1 sent to the process from two threads while two bridges listen; one
     /// subscription is cancelled in the middle of the storm. Runs with exclusive signal access, so
     /// it never overlaps the NotificationBridgeTests signal suite.
-    @Test func sigusr1Storm_10000Signals_noCrash_posts_andCancelMidStormIsHonoured() async throws {
+    @Test func sigusr1Storm_10000Signals_noCrash_posts_andCancelMidStormIsHonoured() async throws { try await underSharedGate {
         let ran: Void? = try await withExclusiveSignalAccess(holder: "ReliabilityTests.sigusr1Storm") {
             var original = sigaction()
             sigaction(SIGUSR1, nil, &original)
@@ -69,7 +69,7 @@ final class StormRecorder: @unchecked Sendable {
             try await storm()
         }
         #expect(ran != nil, "exclusive signal access not granted (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
-    }
+    } }
 
     private func storm() async throws {
         let center = NotificationCenter()
@@ -146,7 +146,7 @@ final class StormRecorder: @unchecked Sendable {
 
     /// 10,000 timers (one-shot and repeating, with and without delay) created and cancelled on one
     /// bridge from 4 threads; nothing posts after its cancel returned.
-    @Test func timerStorm_10000TimersCreatedAndCancelledFrom4Threads_noPostAfterCancel() async throws {
+    @Test func timerStorm_10000TimersCreatedAndCancelledFrom4Threads_noPostAfterCancel() async throws { try await underSharedGate {
         let center = NotificationCenter()
         let bridge = NotificationBridge(center: center)
         let prefix = "ReliabilityTests.timer."
@@ -199,7 +199,7 @@ final class StormRecorder: @unchecked Sendable {
             #expect(ledger.fireCounts(index).prefix(2) == [1, 2], "timer \(index)")
         }
         #expect(ledger.everFired >= Self.timers / 100)
-    }
+    } }
 }
 
 /// Per timer: its posts' fire counts, whether its cancel returned, and posts after that.

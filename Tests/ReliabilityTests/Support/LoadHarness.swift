@@ -196,14 +196,21 @@ final class LoadHarness: @unchecked Sendable {
         interceptors.append(observer)
         interceptors.append(logger)
         interceptors += counting[4..<8].map(\.interceptor)
+        // The store starts only once the listeners are in place, so they see every transition,
+        // the OnStart rule's included.
+        let startUp = DeferredExecutor()
         store = LoadStore(
             interceptors: interceptors,
             stateInitializer: { LoadState() },
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "ReliabilityTests.listeners"))
+            configuration: .init(
+                stateInitializerAsyncProvider: startUp,
+                listenersAsyncProvider: DispatchQueue(label: "ReliabilityTests.listeners")
+            )
         )
         for checker in listeners {
             store.addListener { old, new in checker.listener(old: old, new: new) }
         }
+        startUp.runPending()
     }
 
     private func makeRules() -> ObserverRules {

@@ -90,3 +90,37 @@ func residentSetKiB() -> Int? {
     }
     return nil
 }
+
+/// Keeps the memory soak alone among this target's tests: it measures the resident set of the
+/// whole process, so the other (allocation-heavy) tests of the target must not run meanwhile.
+/// They take the gate shared and run in parallel with each other; the soak takes it exclusively.
+/// Waits are bounded; `nil` means the gate was not obtained in time and the body did not run.
+enum ProcessMemoryGate {
+    private static let state = Shared((shared: 0, exclusive: false))
+
+    static func shared<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+        let taken = await waitUntil(timeout: timeout) {
+            state.mutate { state in
+                guard !state.exclusive else { return false }
+                state.shared += 1
+                return true
+            }
+        }
+        guard taken else { return nil }
+        defer { state.mutate { $0.shared -= 1 } }
+        return try await body()
+    }
+
+    static func exclusive<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+        let taken = await waitUntil(timeout: timeout) {
+            state.mutate { state in
+                guard !state.exclusive, state.shared == 0 else { return false }
+                state.exclusive = true
+                return true
+            }
+        }
+        guard taken else { return nil }
+        defer { state.mutate { $0.exclusive = false } }
+        return try await body()
+    }
+}
