@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Every bounded wait in this target uses at most this long per wait.
-let reliabilityTimeout: Duration = .seconds(120)
+let reliabilityTimeout: Duration = .seconds(240)
 
 /// A value behind a lock, shared between threads.
 final class Shared<Value>: @unchecked Sendable {
