@@ -23,7 +23,18 @@ let package = Package(
         .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
-        .testTarget(name: "NotificationBridgeTests", dependencies: ["NotificationBridge", "KatanaObservers"]),
+        .testTarget(
+            name: "NotificationBridgeTests",
+            dependencies: ["NotificationBridge", "KatanaObservers", "SignalTestSupport"]
+        ),
+        // Test-only (not a product): process-wide exclusive access to signals, shared by every
+        // test target that sends signals or changes dispositions, since all run in one process.
+        .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
+        // Load, faults, release under load, signal and timer storms, memory soak, bad input.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport"]
+        ),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers"]),
         // Written the way a Katana 2.x app is: Swift 5 language mode.

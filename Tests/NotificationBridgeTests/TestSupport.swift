@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import NotificationBridge
+import SignalTestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -125,12 +127,29 @@ func setDisposition(
 }
 
 /// Runs `body` with `signal` set to a known disposition (ignored, unless told otherwise), then
-/// puts back exactly the disposition the process had before.
+/// puts back exactly the disposition the process had before. The body runs with exclusive signal
+/// access (shared with the other test targets of the process, see `SignalTestSupport`); if that
+/// access is not granted in time, the test fails and the body does not run.
 func withKnownDisposition(
     of signals: [Int32],
     ignore: Bool = true,
     flags: Int32 = 0,
     blocking blocked: [Int32] = [],
+    _ body: () async throws -> Void
+) async rethrows {
+    let ran: Void? = try await withExclusiveSignalAccess(holder: "NotificationBridgeTests") {
+        try await withKnownDispositionHeld(of: signals, ignore: ignore, flags: flags, blocking: blocked, body)
+    }
+    if ran == nil {
+        Issue.record("exclusive signal access not granted in time (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
+    }
+}
+
+private func withKnownDispositionHeld(
+    of signals: [Int32],
+    ignore: Bool,
+    flags: Int32,
+    blocking blocked: [Int32],
     _ body: () async throws -> Void
 ) async rethrows {
     var originals: [Int32: sigaction] = [:]

@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+import Katana
+import KatanaLegacy
+import KatanaObservers
+import NotificationBridge
+import Testing
+
+/// Holds an object without keeping it alive, to check it was deallocated.
+final class WeakBox<T: AnyObject>: @unchecked Sendable {
+    // @unchecked: Swift reads and writes weak references atomically; `value` is set once.
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}
+
+/// An object whose only job is to be captured by an interceptor, to see when the chain is freed.
+final class InterceptorProbe: Sendable {}
+
+/// The notification center the released stores' bridges and observers use (the tests of this
+/// suite run one after another).
+let releaseCenter = NotificationCenter()
+
+extension Notification.Name {
+    static let releaseHeartbeat = Notification.Name("ReliabilityTests.release.heartbeat")
+    static let releaseAfterwards = Notification.Name("ReliabilityTests.release.afterwards")
+}
+
+/// Dependencies as a service has them: they own a NotificationBridge with a 1 ms heartbeat timer
+/// that an observer rule of the same store turns into dispatches while the store is under load.
+final class BridgedDependencies: SideEffectDependencyContainer {
+    let bridge: NotificationBridge
+    let heartbeat: NotificationBridgeSubscription?
+
+    init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
+        bridge = NotificationBridge(center: releaseCenter)
+        heartbeat = try? bridge.post(.releaseHeartbeat, every: .milliseconds(1))
+    }
+}
+
+typealias BridgedStore = Store<LoadState, BridgedDependencies>
+
+/// Blocks the store's updater queue until the test opens the gate (or 60 s pass).
+struct Gate: StateUpdater {
+    let entered: DispatchSemaphore
+    let release: DispatchSemaphore
+    func updateState(_ state: inout LoadState) {
+        entered.signal()
+        _ = release.wait(timeout: .now() + 60)
+    }
+}
+
+/// Runs the state initializer only when told to, so items can pile up before the store is ready.
+final class DeferredExecutor: Executor, @unchecked Sendable {
+    // @unchecked: `blocks` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var blocks: [@Sendable () -> Void] = []
+
+    func executeAsync(_ block: @escaping @Sendable () -> Void) {
+        lock.withLock { blocks.append(block) }
+    }
+
+    func executeSync<T>(_ block: () throws -> T) rethrows -> T {
+        try block()
+    }
+
+    func runPending() {
+        let pending = lock.withLock { let all = blocks; blocks = []; return all }
+        for block in pending { block() }
+    }
+}
+
+/// Item 3: the last reference to a store dropped from another thread while 10,000 items wait.
+@Suite(.serialized) struct ReleaseUnderLoadTests {
+    static let pendingItems = 10_000
+
+    /// What the test keeps of a store after giving away its only strong reference.
+    struct Weak {
+        let store: WeakBox<BridgedStore>
+        let dependencies: WeakBox<BridgedDependencies>
+        let bridge: WeakBox<NotificationBridge>
+        let heartbeat: WeakBox<NotificationBridgeSubscription>
+        let probe: WeakBox<InterceptorProbe>
+    }
+
+    /// Builds a store whose only strong reference is in `holder`.
+    private func makeStore(
+        holder: Shared<BridgedStore?>,
+        afterwardsRuleFired: Counter,
+        heartbeats: Counter,
+        executor: (any Executor)?
+    ) throws -> Weak {
+        let probe = InterceptorProbe()
+        let probing: StoreInterceptor = { _ in { next in { item in _ = probe; try next(item) } } }
+        let observer = ObserverInterceptor.observe(notificationCenter: releaseCenter, reporter: { _ in }) {
+            OnNotification(.releaseHeartbeat) { _ in heartbeats.increment(); return RuleAdd(amount: 1) }
+            OnNotification(.releaseAfterwards) { _ in afterwardsRuleFired.increment(); return RuleAdd(amount: 1) }
+        }
+        let configuration = executor.map { BridgedStore.Configuration(stateInitializerAsyncProvider: $0) } ?? .init()
+        let store = BridgedStore(
+            interceptors: [probing, observer, middlewareToInterceptor { _, _ in { next in { next($0) } } }],
+            stateInitializer: { LoadState() },
+            configuration: configuration
+        )
+        store.addListener { _, _ in }
+        let heartbeat = try #require(store.dependencies.heartbeat)
+        let weak = Weak(
+            store: WeakBox(store),
+            dependencies: WeakBox(store.dependencies),
+            bridge: WeakBox(store.dependencies.bridge),
+            heartbeat: WeakBox(heartbeat),
+            probe: WeakBox(probe)
+        )
+        holder.mutate { $0 = store }
+        return weak
+    }
+
+    /// Dispatches the mix of 10,000 items from 4 threads; returns the promises' ledger and plan.
+    private func dispatchPending(to holder: Shared<BridgedStore?>) async throws -> (PromiseLedger, [PlannedItem]) {
+        let items = (0..<Self.pendingItems).map { PlannedItem(id: $0, faults: false) }
+        let ledger = PromiseLedger(count: items.count)
+        let queue = DispatchQueue(label: "ReliabilityTests.release.promises", attributes: .concurrent)
+        let store = try #require(holder.get())
+        let perThread = items.count / 4
+        let finished = await runConcurrently(threads: 4) { thread in
+            for index in (thread * perThread)..<((thread + 1) * perThread) {
+                let item = items[index]
+                switch item.kind {
+                case .add:
+                    ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
+                case .legacyAdd:
+                    ledger.watch(store.dispatch(LegacyAdd(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
+                case .compute:
+                    ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                case .touch:
+                    ledger.watch(store.anyDispatch(Touch(id: item.id)), index: index, on: queue) { _ in nil }
+                case .asyncDeposit:
+                    ledger.watch(store.dispatch(AsyncDeposit(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                case .asyncCompute:
+                    ledger.watch(store.dispatch(AsyncCompute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                }
+            }
+        }
+        #expect(finished)
+        return (ledger, items)
+    }
+
+    /// Drops the only strong reference from a thread of its own and waits for the store to go.
+    private func release(_ holder: Shared<BridgedStore?>, weak: Weak) async {
+        let released = await runConcurrently(threads: 1) { _ in holder.mutate { $0 = nil } }
+        #expect(released)
+        #expect(await waitUntil { weak.store.value == nil }, "the store was not deallocated")
+    }
+
+    /// Every pending promise was rejected with `storeDeallocated` naming its item's type.
+    private func expectAllRejectedAsDeallocated(_ ledger: PromiseLedger, _ items: [PlannedItem]) async {
+        #expect(await waitUntil { ledger.settledCount == items.count }, "settled \(ledger.settledCount) of \(items.count)")
+        #expect(ledger.settledMoreThanOnce == 0)
+        var wrong: [String] = []
+        for (index, item) in items.enumerated() {
+            let expected = PromiseLedger.Outcome.rejected(
+                PromiseLedger.describe(KatanaError.storeDeallocated(item: item.typeName)))
+            let outcome = ledger.outcome(index)
+            if outcome != expected, wrong.count < 10 {
+                wrong.append("item \(item.id) \(item.kind): \(String(describing: outcome))")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    /// The store, its dependencies, its bridge and the bridge's subscription, and its interceptor
+    /// chain are all deallocated; the observer's notification observers are gone.
+    private func expectEverythingFreed(_ weak: Weak, afterwardsRuleFired: Counter, heartbeats: Counter) async throws {
+        #expect(await waitUntil { weak.dependencies.value == nil }, "dependencies leaked")
+        #expect(await waitUntil { weak.bridge.value == nil }, "bridge leaked")
+        #expect(await waitUntil { weak.heartbeat.value == nil }, "bridge subscription leaked")
+        #expect(await waitUntil { weak.probe.value == nil }, "interceptor chain leaked")
+        // The observer's notification observers are removed: a post dispatches nothing.
+        releaseCenter.post(name: .releaseAfterwards, object: nil)
+        #expect(afterwardsRuleFired.value == 0)
+        // And the heartbeat timer is gone with the bridge.
+        let beats = heartbeats.value
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(heartbeats.value == beats)
+    }
+
+    @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
+        try await underSharedGate {
+            let holder = Shared<BridgedStore?>(nil)
+            let afterwards = Counter()
+            let heartbeats = Counter()
+            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
+            // The heartbeat really reaches the store through the observer while it runs.
+            #expect(await waitUntil { heartbeats.value >= 3 })
+
+            let entered = DispatchSemaphore(value: 0)
+            let gate = DispatchSemaphore(value: 0)
+            let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
+            #expect(entered.wait(timeout: .now() + 60) == .success, "the gate updater never ran")
+
+            let (ledger, items) = try await dispatchPending(to: holder)
+            #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
+
+            await release(holder, weak: weak)
+            gate.signal()
+            #expect(throws: Never.self) { try gatePromise.wait(timeout: reliabilityTimeout) }
+
+            await expectAllRejectedAsDeallocated(ledger, items)
+            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
+        }
+    }
+
+    @Test func releasedBeforeItWasReady_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
+        try await underSharedGate {
+            let holder = Shared<BridgedStore?>(nil)
+            let afterwards = Counter()
+            let heartbeats = Counter()
+            let executor = DeferredExecutor()
+            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
+            #expect(holder.get()?.isReady == false)
+
+            let (ledger, items) = try await dispatchPending(to: holder)
+            #expect(ledger.settledCount == 0, "items were handled before the store was ready")
+
+            await release(holder, weak: weak)
+            await expectAllRejectedAsDeallocated(ledger, items)
+            // The start-up that was still to come runs now, for a store that is gone.
+            executor.runPending()
+            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
+        }
+    }
+}

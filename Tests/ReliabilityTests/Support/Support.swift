@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import Katana
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every bounded wait in this target uses at most this long per wait.
+let reliabilityTimeout: Duration = .seconds(240)
+
+/// A value behind a lock, shared between threads.
+final class Shared<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func get() -> Value {
+        lock.withLock { value }
+    }
+
+    @discardableResult
+    func mutate<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&value) }
+    }
+}
+
+/// A counter shared between threads.
+final class Counter: @unchecked Sendable {
+    private let shared = Shared(0)
+
+    func increment(by amount: Int = 1) {
+        shared.mutate { $0 += amount }
+    }
+
+    var value: Int { shared.get() }
+}
+
+/// Polls `condition` (every millisecond) until it holds or `timeout` passes; returns whether it held.
+func waitUntil(timeout: Duration = reliabilityTimeout, _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        if clock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
+
+/// Runs `body(thread)` on `threads` threads at once and returns when all have finished, or
+/// false if they did not finish within `timeout` (the threads are then abandoned, not joined).
+@discardableResult
+func runConcurrently(threads: Int, timeout: Duration = reliabilityTimeout, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+    let done = Counter()
+    for thread in 0..<threads {
+        let worker = Thread { body(thread); done.increment() }
+        worker.stackSize = 1 << 20
+        worker.start()
+    }
+    return await waitUntil(timeout: timeout) { done.value == threads }
+}
+
+/// A deterministic pseudo-random generator (SplitMix64), so every run exercises the same mix.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Whether this process runs under the thread sanitizer (its runtime exports `__tsan_init`).
+/// (`dlsym(nil, …)` is `RTLD_DEFAULT` on glibc: it searches the whole process.)
+let isRunningUnderThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != nil
+
+/// The resident set size of this process in KiB, from `VmRSS` in `/proc/self/status` (Linux).
+func residentSetKiB() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let digits = line.dropFirst("VmRSS:".count).filter(\.isNumber)
+        return Int(digits)
+    }
+    return nil
+}
+
+/// Keeps the memory soak alone among this target's tests: it measures the resident set of the
+/// whole process, so the other (allocation-heavy) tests of the target must not run meanwhile.
+/// They take the gate shared and run in parallel with each other; the soak takes it exclusively.
+/// Waits are bounded; `nil` means the gate was not obtained in time and the body did not run.
+enum ProcessMemoryGate {
+    private static let state = Shared((shared: 0, exclusive: false))
+
+    static func shared<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+        let taken = await waitUntil(timeout: timeout) {
+            state.mutate { state in
+                guard !state.exclusive else { return false }
+                state.shared += 1
+                return true
+            }
+        }
+        guard taken else { return nil }
+        defer { state.mutate { $0.shared -= 1 } }
+        return try await body()
+    }
+
+    static func exclusive<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+        let taken = await waitUntil(timeout: timeout) {
+            state.mutate { state in
+                guard !state.exclusive, state.shared == 0 else { return false }
+                state.exclusive = true
+                return true
+            }
+        }
+        guard taken else { return nil }
+        defer { state.mutate { $0.exclusive = false } }
+        return try await body()
+    }
+}
