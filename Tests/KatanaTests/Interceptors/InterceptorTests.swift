@@ -248,7 +248,7 @@ private func isIncrement(by amount: Int) -> @Sendable (any Dispatchable) -> Bool
         let second = store.dispatch(Constant(value: 2))
         #expect(rejection(of: first)?.katana == .blockedByInterceptor(item: "KatanaTests.Constant"))
         #expect(try second.wait(timeout: .seconds(10)) == 1)
-        #expect(handled.values == [1, 2])
+        #expect(eventually { handled.values == [1, 2] })
     }
 
     @Test func listeners_areCalledAfterEveryHandledUpdater_withInterceptors() throws {
