@@ -19,7 +19,7 @@ func registerPromiseBenchmarks() {
 
     // Each `then` runs its body on a global queue, so a chain of 10 is 10 queue hops.
     let chains = Scale.promiseChains
-    Benchmark("Promise: then chains of 10, awaited \(ops(chains))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Promise: then chains of 10 (awaited) \(ops(chains))", configuration: Configurations.burst()) { benchmark in
         var ends: [Promise<Int>] = []
         ends.reserveCapacity(chains)
         for start in 0 ..< chains {

@@ -5,7 +5,7 @@ import KatanaBenchmarkSupport
 func registerSideEffectBenchmarks() {
     let count = Scale.sideEffects
 
-    Benchmark("Side effects: no-op SideEffect, all awaited \(ops(count))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Side effects: no-op SideEffect (all awaited) \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let store = BenchStore()
         var promises: [Promise<Void>] = []
         promises.reserveCapacity(count)
@@ -19,7 +19,7 @@ func registerSideEffectBenchmarks() {
         benchmark.stopMeasurement()
     }
 
-    Benchmark("Side effects: no-op AsyncSideEffect, all awaited \(ops(count))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Side effects: no-op AsyncSideEffect (all awaited) \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let store = BenchStore()
         var promises: [Promise<Void>] = []
         promises.reserveCapacity(count)

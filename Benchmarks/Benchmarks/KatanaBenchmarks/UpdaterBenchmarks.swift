@@ -56,7 +56,7 @@ func registerUpdaterBenchmarks() {
     // The target's case: 100 OnChange rules on fields no updater changes. Each rule reads and
     // compares its value around every updater, so this is the rule kind whose cost grows with the
     // number of rules (dispatch rules are looked up by type, see the next benchmark).
-    Benchmark("Updaters: observer, 100 OnChange rules, none firing \(ops(count))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Updaters: observer with 100 OnChange rules (none firing) \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let observer = ObserverInterceptor.observe {
             for index in 0 ..< 100 {
                 OnChange(of: \BenchState.untouched[index]) { _, _ in nil }
@@ -66,7 +66,7 @@ func registerUpdaterBenchmarks() {
     }
 
     let dispatchRules = nonMatchingDispatchRules(Never.self, count: 100)
-    Benchmark("Updaters: observer, 100 OnDispatch rules for other types \(ops(count))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Updaters: observer with 100 OnDispatch rules for other types \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let observer = ObserverInterceptor.observe {
             for rule in dispatchRules {
                 rule
@@ -78,7 +78,7 @@ func registerUpdaterBenchmarks() {
     // Timed until the last of dispatches × listeners calls has been delivered, on the default
     // listener executor (a serial queue of the store's own on Linux).
     let listeners = Scale.listeners
-    Benchmark("Updaters: 100 listeners, until every call delivered \(ops(count))", configuration: Configurations.burst()) { benchmark in
+    Benchmark("Updaters: 100 listeners (until every call delivered) \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let store = BenchStore()
         let tally = ListenerTally(expected: count * listeners)
         for _ in 0 ..< listeners - 1 {
