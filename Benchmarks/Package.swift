@@ -24,6 +24,14 @@ let package = Package(
             name: "KatanaMemoryProbe",
             dependencies: ["KatanaBenchmarkSupport"]
         ),
+        // The benchmark workloads as a plain program, for perf / valgrind (no harness, no interposer).
+        .executableTarget(
+            name: "KatanaProfile",
+            dependencies: [
+                "KatanaBenchmarkSupport",
+                .product(name: "KatanaObservers", package: "Katana"),
+            ]
+        ),
         .executableTarget(
             name: "KatanaBenchmarks",
             dependencies: [

@@ -2,11 +2,31 @@ import Dispatch
 import Katana
 
 /// The state every throughput benchmark works on: a counter the updaters bump, and fields that
-/// never change (what the non-matching observer rules watch).
+/// never change (what the non-matching observer rules watch): 100 array elements, and ten groups
+/// of ten stored properties.
 public struct BenchState: State {
     public var counter = 0
     public var untouched = [Int](repeating: 0, count: 100)
+    public var g0 = TenFields(), g1 = TenFields(), g2 = TenFields(), g3 = TenFields(), g4 = TenFields()
+    public var g5 = TenFields(), g6 = TenFields(), g7 = TenFields(), g8 = TenFields(), g9 = TenFields()
     public init() {}
+}
+
+/// Ten stored properties that no updater changes.
+public struct TenFields: Sendable, Equatable {
+    public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
+    public init() {}
+
+    /// Key paths to the ten fields.
+    public static let fields: [KeyPath<TenFields, Int> & Sendable] = [\.f0, \.f1, \.f2, \.f3, \.f4, \.f5, \.f6, \.f7, \.f8, \.f9]
+}
+
+extension BenchState {
+    /// Key paths to the 100 stored properties no updater changes (`g0.f0` … `g9.f9`).
+    public static let unchangedStoredFields: [KeyPath<BenchState, Int> & Sendable] = {
+        let groups: [KeyPath<BenchState, TenFields> & Sendable] = [\.g0, \.g1, \.g2, \.g3, \.g4, \.g5, \.g6, \.g7, \.g8, \.g9]
+        return groups.flatMap { group in TenFields.fields.map { field in group.appending(path: field) } }
+    }()
 }
 
 /// The store type of the throughput benchmarks.
