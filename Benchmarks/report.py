@@ -104,6 +104,13 @@ def main():
     mutex, hop, rt_floor = ns(FLOOR_MUTEX), ns(FLOOR_HOP), ns(FLOOR_RT)
     out = []
     out.append(f"Runs: {len(runs)} benchmark runs, {len(memories)} memory-probe runs; every figure is the median over the runs.")
+    load_path = os.path.join(directory, "load.txt")
+    if os.path.exists(load_path):
+        with open(load_path) as handle:
+            loads = [line.strip() for line in handle if line.strip()]
+        out.append(f"Load average (1, 5, 15 min) before each run on {os.cpu_count()} cores: " + "; ".join(loads) + ".")
+    out.append("")
+    out.append("#### Every benchmark")
     out.append("")
     out.append("| benchmark | per operation | mallocs / op | ÷ mutex floor | ÷ queue-hop floor |")
     out.append("| --- | ---: | ---: | ---: | ---: |")
@@ -138,7 +145,9 @@ def main():
         residual_untrim = statistics.median(m["residual_untrimmed_rss"] for m in memories)
         residual_heap = statistics.median(m["residual_heap"] for m in memories)
         settled_heap = statistics.median(m["settled_heap"] for m in memories)
-        out.append("Memory (KatanaMemoryProbe, 100,000 dispatches in flight behind a held queue, no malloc interposer):")
+        out.append("#### Memory")
+        out.append("")
+        out.append("KatanaMemoryProbe, 100,000 dispatches in flight behind a held queue, no malloc interposer:")
         out.append("")
         out.append(f"- resident memory per in-flight dispatch: {rss:.0f} bytes (heap in use: {heap:.0f} bytes)")
         out.append(f"- when the last promise settles: heap still {settled_heap / 1024:.0f} KiB above baseline (the drained batch holds the settled promises until the batch ends)")
@@ -147,6 +156,8 @@ def main():
     else:
         rss = residual_trim = residual_heap = None
 
+    out.append("#### Chart")
+    out.append("")
     out.append("Ratio to the serial-queue hop floor (per operation; `|` marks 1×, each `#` is 0.25×, capped at 10×):")
     out.append("")
     out.append("```")
@@ -191,6 +202,8 @@ def main():
         rows.append(("memory back to the baseline after settling", f"heap +{residual_heap / 1024:.0f} KiB, RSS +{residual_trim / 1024:.0f} KiB after malloc_trim (< 1 MiB counts as back)", back))
     if per_call is not None:
         rows.append(("100 listeners: every call delivered in ≤ 15 ns per call", f"{per_call:.1f} ns per call", per_call <= 15))
+    out.append("#### Targets")
+    out.append("")
     out.append("| target | measured | |")
     out.append("| --- | --- | --- |")
     for target, measured, ok in rows:

@@ -15,6 +15,8 @@ swift build -c release
 
 for run in $(seq 1 "$RUNS"); do
     echo "== run $run of $RUNS"
+    # The load average before each run: a busy machine shows here (report.py prints it).
+    echo "run $run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/load.txt"
     mkdir -p "$OUT/run-$run"
     swift package --allow-writing-to-directory "$OUT/run-$run" benchmark \
         --format influx --path "$OUT/run-$run" --no-progress "$@" > "$OUT/run-$run/console.txt"
