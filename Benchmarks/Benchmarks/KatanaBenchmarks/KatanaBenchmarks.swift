@@ -1,0 +1,14 @@
+import Benchmark
+
+// Every figure is read as a ratio to the floors measured in the same run (see docs/PERFORMANCE.md);
+// `Benchmarks/report.py` turns the exported results into those ratios. Benchmark names carry the
+// number of operations per iteration, and report.py divides by it: keep the two in step.
+let benchmarks: @Sendable () -> Void = {
+    registerFloorBenchmarks()
+    registerUpdaterBenchmarks()
+    registerSideEffectBenchmarks()
+    registerLatencyBenchmarks()
+    registerLargeStateBenchmarks()
+    registerPromiseBenchmarks()
+    registerMemoryBenchmarks()
+}

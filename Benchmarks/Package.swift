@@ -1,0 +1,50 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The benchmarks live in a package of their own so that the root package keeps no dependencies:
+// only this package depends on ordo-one/benchmark. It reaches the library through a path
+// dependency on the repository root.
+let package = Package(
+    name: "KatanaBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Katana", path: ".."),
+        // Only the malloc interposer (for the malloc counts); the runtime (ARC) interposer trait
+        // stays off, which also keeps its extra package out of the dependency graph.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // glibc's allocator statistics, which the Glibc module does not export.
+        .target(name: "CMallocStats"),
+        .target(
+            name: "KatanaBenchmarkSupport",
+            dependencies: [.product(name: "Katana", package: "Katana"), "CMallocStats"]
+        ),
+        .executableTarget(
+            name: "KatanaMemoryProbe",
+            dependencies: ["KatanaBenchmarkSupport"]
+        ),
+        // The benchmark workloads as a plain program, for perf / valgrind (no harness, no interposer).
+        .executableTarget(
+            name: "KatanaProfile",
+            dependencies: [
+                "KatanaBenchmarkSupport",
+                .product(name: "KatanaObservers", package: "Katana"),
+            ]
+        ),
+        .executableTarget(
+            name: "KatanaBenchmarks",
+            dependencies: [
+                .product(name: "Katana", package: "Katana"),
+                .product(name: "KatanaObservers", package: "Katana"),
+                "KatanaBenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/KatanaBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

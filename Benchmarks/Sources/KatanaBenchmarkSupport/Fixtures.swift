@@ -1,0 +1,94 @@
+import Dispatch
+import Katana
+
+/// The state every throughput benchmark works on: a counter the updaters bump, and fields that
+/// never change (what the non-matching observer rules watch): 100 array elements, and ten groups
+/// of ten stored properties.
+public struct BenchState: State {
+    public var counter = 0
+    public var untouched = [Int](repeating: 0, count: 100)
+    public var g0 = TenFields(), g1 = TenFields(), g2 = TenFields(), g3 = TenFields(), g4 = TenFields()
+    public var g5 = TenFields(), g6 = TenFields(), g7 = TenFields(), g8 = TenFields(), g9 = TenFields()
+    public init() {}
+}
+
+/// Ten stored properties that no updater changes.
+public struct TenFields: Sendable, Equatable {
+    public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
+    public init() {}
+
+    /// Key paths to the ten fields.
+    public static let fields: [KeyPath<TenFields, Int> & Sendable] = [\.f0, \.f1, \.f2, \.f3, \.f4, \.f5, \.f6, \.f7, \.f8, \.f9]
+}
+
+extension BenchState {
+    /// Key paths to the 100 stored properties no updater changes (`g0.f0` … `g9.f9`).
+    public static let unchangedStoredFields: [KeyPath<BenchState, Int> & Sendable] = {
+        let groups: [KeyPath<BenchState, TenFields> & Sendable] = [\.g0, \.g1, \.g2, \.g3, \.g4, \.g5, \.g6, \.g7, \.g8, \.g9]
+        return groups.flatMap { group in TenFields.fields.map { field in group.appending(path: field) } }
+    }()
+}
+
+/// The store type of the throughput benchmarks.
+public typealias BenchStore = Store<BenchState, EmptySideEffectDependencyContainer>
+
+/// The trivial updater: one increment of the counter.
+public struct Increment: StateUpdater {
+    public init() {}
+    public func updateState(_ state: inout BenchState) {
+        state.counter &+= 1
+    }
+}
+
+/// An updater that holds the store's queue until `gate` is signalled, so that everything
+/// dispatched after it stays in flight.
+public struct HoldQueue: StateUpdater {
+    public let gate: DispatchSemaphoreBox
+    public init(gate: DispatchSemaphoreBox) { self.gate = gate }
+    public func updateState(_ state: inout BenchState) {
+        gate.semaphore.wait()
+    }
+}
+
+/// A side effect that does nothing.
+public struct NoOpSideEffect: SideEffect {
+    public init() {}
+    public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) throws {}
+}
+
+/// An async side effect that does nothing.
+public struct NoOpAsyncSideEffect: AsyncSideEffect {
+    public init() {}
+    public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) async throws {}
+}
+
+/// The state of the large-state benchmarks: one array of `Int`s.
+public struct ArrayState: State {
+    public var items: [Int] = []
+    public init() {}
+    public init(count: Int, reserving extra: Int) {
+        items.reserveCapacity(count + extra)
+        items.append(contentsOf: 0 ..< count)
+    }
+}
+
+/// The store type of the large-state benchmarks.
+public typealias ArrayStore = Store<ArrayState, EmptySideEffectDependencyContainer>
+
+/// Appends one element to the array.
+public struct Append: StateUpdater {
+    public init() {}
+    public func updateState(_ state: inout ArrayState) {
+        state.items.append(state.items.count)
+    }
+}
+
+/// Shrinks the array back to `count` elements, keeping its capacity (so later appends never
+/// reallocate and only a copy of the state could make them cost more).
+public struct Truncate: StateUpdater {
+    public let count: Int
+    public init(to count: Int) { self.count = count }
+    public func updateState(_ state: inout ArrayState) {
+        state.items.removeLast(state.items.count - count)
+    }
+}

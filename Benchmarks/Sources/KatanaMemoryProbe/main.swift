@@ -1,0 +1,10 @@
+import KatanaBenchmarkSupport
+
+// Measures resident memory per in-flight dispatch in a process of its own, without the benchmark
+// package's malloc interposer (which adds a header to every allocation): see docs/PERFORMANCE.md.
+// Usage: KatanaMemoryProbe [dispatches] (default 100000)
+let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let result = measureMemoryBurst(count: count)
+print(result)
+// One machine-readable line for Benchmarks/report.py.
+print("MEMORY rss_per_dispatch=\(result.rssPerDispatch) heap_per_dispatch=\(result.heapPerDispatch) residual_trimmed_rss=\(result.residualTrimmedRSS) residual_untrimmed_rss=\(result.idleRSS - result.baselineRSS) settled_heap=\(result.settledHeapImmediately - result.baselineHeap) residual_heap=\(result.residualHeap)")
