@@ -73,6 +73,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var isApplying = false
     private var batchChanges: [(S, S)] = []
     private var kinds: [ObjectIdentifier: ItemKind] = [:]
+    /// An emptied batch buffer, handed back to the inbox at the next drain so appends reuse its
+    /// capacity instead of growing a new array from one slot.
+    private var spareBatch: [Envelope] = []
     private var lastKindType: ObjectIdentifier?
     private var lastKind = ItemKind.unsupported
 
@@ -173,7 +176,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private func drain() {
         StoreQueueMarker.set(markerIdentity)
         defer { StoreQueueMarker.set(nil) }
-        var batch: [Envelope] = []
+        var batch = spareBatch
+        spareBatch = []
+        defer { spareBatch = batch }
         while true {
             let hasWork: Bool = inbox.withLock { inbox in
                 guard !inbox.items.isEmpty else {
@@ -445,7 +450,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                     return nil
                 }
                 let changes = observers.pending
-                observers.pending = []
+                observers.pending.removeAll(keepingCapacity: changes.count <= Self.retainedBatchCapacity)
                 return (changes, observers.listeners)
             }
             guard let work else { return }
