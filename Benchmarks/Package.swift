@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Katana", package: "Katana"),
                 .product(name: "KatanaObservers", package: "Katana"),
+                .product(name: "KatanaLegacy", package: "Katana"),
                 "KatanaBenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
             ],

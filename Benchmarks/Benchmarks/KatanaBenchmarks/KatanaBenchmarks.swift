@@ -4,6 +4,12 @@ import Benchmark
 // `Benchmarks/report.py` turns the exported results into those ratios. Benchmark names carry the
 // number of operations per iteration, and report.py divides by it: keep the two in step.
 let benchmarks: @Sendable () -> Void = {
+    registerAll()
+}
+
+/// Registers every benchmark; deprecated only because it registers the legacy (Katana 2.x) ones.
+@available(*, deprecated, message: "Registers the legacy benchmarks on purpose")
+private func registerAll() {
     registerFloorBenchmarks()
     registerUpdaterBenchmarks()
     registerSideEffectBenchmarks()
@@ -11,4 +17,5 @@ let benchmarks: @Sendable () -> Void = {
     registerLargeStateBenchmarks()
     registerPromiseBenchmarks()
     registerMemoryBenchmarks()
+    registerLegacyBenchmarks()
 }
