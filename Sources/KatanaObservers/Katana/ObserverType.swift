@@ -37,9 +37,10 @@ extension ObserverInterceptor {
             case .onStateChange(let observer, let types):
                 let stateRule = StateChangeRule(
                     rootType: nil,
-                    capture: { $0 },
-                    react: { captured, current in
+                    capture: { $0.state },
+                    react: { captured, currentView in
                         guard let previous = captured as? any State else { return nil }
+                        let current = currentView.state
                         return {
                             guard observer(previous, current) else { return [] }
                             return instantiate(types) { $0.init(prevState: previous, currentState: current) }

@@ -7,7 +7,8 @@ import Katana
 /// neither diffed nor kept, so the rule costs one comparison per update whatever the size of the
 /// state. The Katana form (types) keeps the states around the update, because the types receive them.
 public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSet {
-    private let rule: ObserverRule
+    @usableFromInline
+    let rule: ObserverRule
 
     /// When the value changes, dispatches an instance of each type whose
     /// `init?(prevState:currentState:)` returns one (Katana's form; it receives the whole states).
@@ -15,9 +16,9 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
         let types = types
         let stateRule = StateChangeRule(
             rootType: Root.self,
-            capture: { state in state },
+            capture: { view in view.state },
             react: { captured, current in
-                guard let old = captured as? Root, let new = current as? Root,
+                guard let old = captured as? Root, let new = current.state as? Root,
                       old[keyPath: keyPath] != new[keyPath: keyPath] else { return nil }
                 return { instantiate(types) { $0.init(prevState: old, currentState: new) } }
             }
@@ -29,22 +30,45 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
     }
 
     /// When the value changes, dispatches the item `make` returns for the old and new value, if any.
+    ///
+    /// Inlinable so that the per-update work is compiled for the concrete state and value types
+    /// (generic code would look their type metadata up at run time, on every update).
+    @inlinable
     public init(of keyPath: KeyPath<Root, Value> & Sendable, _ make: @escaping @Sendable (_ old: Value, _ new: Value) -> (any Dispatchable)?) {
-        let stateRule = StateChangeRule(
-            rootType: Root.self,
-            capture: { state -> any Sendable in (state as? Root)?[keyPath: keyPath] as Value? },
-            react: { captured, current in
-                guard let oldValue = captured as? Value?, let oldValue,
-                      let newValue = (current as? Root)?[keyPath: keyPath],
-                      oldValue != newValue else { return nil }
-                return { make(oldValue, newValue).map { [$0] } ?? [] }
-            }
-        )
+        // A path of stored properties has a fixed offset in the state: read there, directly.
+        let offset = MemoryLayout<Root>.offset(of: keyPath)
+        let stateRule = StateChangeRule(rootType: Root.self) {
+            let previous = Slot<Value>()
+            return StateRuleInstance(
+                capture: { view in previous.value = keyPath.read(at: view.pointer, offset: offset) },
+                react: { view in
+                    let newValue = keyPath.read(at: view.pointer, offset: offset)
+                    guard let oldValue = previous.value, oldValue != newValue else { return nil }
+                    return { make(oldValue, newValue).map { [$0] } ?? [] }
+                }
+            )
+        }
         rule = ObserverRule(trigger: .stateChange(stateRule), summary: "OnChange(of: \(keyPath)) { ... }")
     }
 
     /// This rule.
     public var rules: [ObserverRule] {
         [rule]
+    }
+}
+
+extension KeyPath where Root: State {
+    /// The value at this key path in the state at `pointer`, which the runtime has checked is a
+    /// `Root` (rules for another state type are left out when the store starts).
+    ///
+    /// With `offset` (the path's offset in `Root`, when it is made of stored properties only) the
+    /// value is read directly there instead of through the key-path machinery; either way nothing
+    /// but the value is copied.
+    @inlinable
+    func read(at pointer: UnsafeRawPointer, offset: Int?) -> Value {
+        if let offset {
+            return pointer.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+        }
+        return pointer.assumingMemoryBound(to: Root.self).pointee[keyPath: self]
     }
 }

@@ -30,9 +30,9 @@ public struct OnStateChange<S: State>: ObserverRuleSet {
     private init(summary: String, _ work: @escaping @Sendable (S, S) -> [any Dispatchable]) {
         let stateRule = StateChangeRule(
             rootType: S.self,
-            capture: { $0 },
+            capture: { $0.state },
             react: { captured, current in
-                guard let old = captured as? S, let new = current as? S else { return nil }
+                guard let old = captured as? S, let new = current.state as? S else { return nil }
                 return { work(old, new) }
             }
         )

@@ -11,7 +11,7 @@ final class ObserverRuntime: @unchecked Sendable {
     // @unchecked: every stored property is a constant; the notification tokens are only touched in
     // `init` and `deinit`, and NotificationCenter is thread-safe.
     private let context: any AnySideEffectContext
-    private let stateRules: [StateChangeRule]
+    private let stateRules: [StateRuleInstance]
     private let dispatchRules: [ObjectIdentifier: [DispatchRule]]
     private let center: NotificationCenter
     private let queue = DispatchQueue(label: "KatanaObservers.rules")
@@ -23,7 +23,7 @@ final class ObserverRuntime: @unchecked Sendable {
         // The store is initialising its interceptors, so its state exists: rules written for
         // another state type are reported once and left out.
         let storeStateType = type(of: context.getAnyState())
-        var stateRules: [StateChangeRule] = []
+        var stateRules: [StateRuleInstance] = []
         var dispatchRules: [ObjectIdentifier: [DispatchRule]] = [:]
         var notificationRules: [NotificationRule] = []
         var startWork: [@Sendable () -> [any Dispatchable]] = []
@@ -41,7 +41,7 @@ final class ObserverRuntime: @unchecked Sendable {
                     )
                     continue
                 }
-                stateRules.append(stateRule)
+                stateRules.append(stateRule.makeInstance())
             case .dispatch(let dispatchRule):
                 dispatchRules[dispatchRule.itemType, default: []].append(dispatchRule)
             case .notification(let notificationRule):
@@ -83,12 +83,19 @@ final class ObserverRuntime: @unchecked Sendable {
             return
         }
         let needsStates = matchingDispatchRules?.contains(where: \.needsStates) ?? false
-        var captured: [any Sendable] = []
         var previous: (any State)?
         do {
             let before = context.getAnyState()
             if watchesState {
-                captured = stateRules.map { $0.capture(before) }
+                // Through the buffer, so calling each rule borrows it instead of retaining and
+                // releasing its closures (two atomic operations each, per rule, per update).
+                StateView.with(before) { view in
+                    stateRules.withUnsafeBufferPointer { rules in
+                        for index in rules.indices {
+                            rules[index].capture(view)
+                        }
+                    }
+                }
             }
             if needsStates {
                 previous = before
@@ -99,9 +106,13 @@ final class ObserverRuntime: @unchecked Sendable {
         var work: [@Sendable () -> [any Dispatchable]] = []
         let after = context.getAnyState()
         if watchesState {
-            for (rule, value) in zip(stateRules, captured) {
-                if let reaction = rule.react(value, after) {
-                    work.append(reaction)
+            StateView.with(after) { view in
+                stateRules.withUnsafeBufferPointer { rules in
+                    for index in rules.indices {
+                        if let reaction = rules[index].react(view) {
+                            work.append(reaction)
+                        }
+                    }
                 }
             }
         }
