@@ -454,9 +454,14 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                 return (changes, observers.listeners)
             }
             guard let work else { return }
-            for (old, new) in work.changes {
-                for listener in work.listeners {
-                    listener.call(old, new)
+            // The calls through a buffer of plain closures: each call borrows the closure instead of
+            // copying (retaining and releasing) a `Listener` per call.
+            let calls = work.listeners.map(\.call)
+            calls.withUnsafeBufferPointer { calls in
+                for (old, new) in work.changes {
+                    for index in calls.indices {
+                        calls[index](old, new)
+                    }
                 }
             }
         }
