@@ -16,8 +16,9 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// The current state.
     ///
     /// Reading it before the store is ready (see ``isReady``) is a programming error and stops the
-    /// process, as in Katana; so is reading it from inside one of this store's state updaters.
-    /// With the default configuration the store is ready as soon as its initialiser returns.
+    /// process, as in Katana. With the default configuration the store is ready as soon as its
+    /// initialiser returns. Read from inside one of this store's own state updaters, it is the state
+    /// as that updater has changed it so far (updaters should use the state they are given instead).
     public var state: S {
         engine.readState()
     }

@@ -66,7 +66,11 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
             engine.enqueue(item, settling: promise)
         }
         let published = engine.published
-        let getState: @Sendable () -> S = {
+        let getState: @Sendable () -> S = { [weak engine] in
+            if let engine {
+                return engine.readState()
+            }
+            // The store is gone: its last state, if it ever had one.
             guard let state = published.withLock({ $0 })?.withLock({ $0 }) else {
                 preconditionFailure(
                     "Katana: the store's state was read before the store was ready. "

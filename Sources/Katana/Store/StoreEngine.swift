@@ -70,7 +70,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var current: Envelope?
     private var currentConsumed = false
     private var recordsChangesForCurrent = false
-    private var isApplying = false
+    /// Where the state is while an updater changes it in place on this queue; nil otherwise.
+    private var applyingState: UnsafeMutableRawPointer?
     private var batchChanges: [(S, S)] = []
     private var kinds: [ObjectIdentifier: ItemKind] = [:]
     /// An emptied batch buffer, handed back to the inbox at the next drain so appends reuse its
@@ -302,7 +303,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
             return
         }
-        isApplying = true
         let failure: KatanaError? = SignpostLogger.trace(tracer, item, kind: .stateUpdater) {
             if recordingChanges || followsUp {
                 return applyKeepingChange(item, with: applier, to: storage, recordingChanges: recordingChanges, followsUp: followsUp)
@@ -311,15 +311,23 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
             // metadata look-up per item.)
             return storage.withLock { state in
-                withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
+                withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
             }
         }
-        isApplying = false
         if let failure {
             promise?.settle(erased: .failure(failure), replacing: item)
         } else {
             promise?.settleDone(replacing: item)
         }
+    }
+
+    /// Runs the updater on the state at `state`, remembering where the state is meanwhile so that a
+    /// read of the store's state from inside the updater finds it (see `readState`).
+    @inline(__always)
+    private func run(_ applier: ItemKind.StateApplier, on item: any Dispatchable, at state: UnsafeMutableRawPointer) -> KatanaError? {
+        applyingState = state
+        defer { applyingState = nil }
+        return applier(item, state)
     }
 
     /// Applies an updater while keeping the state before it, for the listeners and for a follow-up.
@@ -333,7 +341,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         var change: (old: S, new: S)?
         let failure: KatanaError? = storage.withLock { state in
             let old = state
-            let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
+            let failure = withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
             if failure == nil {
                 change = (old, state)
             }
@@ -386,14 +394,16 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
 
     // MARK: - State
 
-    /// The current state. Reading it before the store is ready, or from inside a state updater of
-    /// this store, is a programming error (the documented precondition).
+    /// The current state. Reading it before the store is ready is a programming error (the one
+    /// documented precondition).
+    ///
+    /// Read from inside one of this store's own state updaters (directly or through its context or
+    /// dependencies), it returns the state as that updater has left it so far: the updater is
+    /// changing it in place, on this thread, under the state lock, so taking the lock would deadlock.
     func readState() -> S {
-        if isApplyingOnThisThread {
-            preconditionFailure(
-                "Katana: the store's state was read from inside a state updater of the same store. "
-                    + "Use the `inout` state the updater receives instead."
-            )
+        if StoreQueueMarker.current == markerIdentity, let applyingState {
+            // `applyingState` belongs to the updater queue, and we are on it.
+            return applyingState.assumingMemoryBound(to: S.self).pointee
         }
         guard let storage = published.withLock({ $0 }) else {
             preconditionFailure(
@@ -402,11 +412,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             )
         }
         return storage.withLock { $0 }
-    }
-
-    private var isApplyingOnThisThread: Bool {
-        // `isApplying` belongs to the updater queue; it is read only after checking we are on it.
-        StoreQueueMarker.current == markerIdentity && isApplying
     }
 
     // MARK: - Listeners
