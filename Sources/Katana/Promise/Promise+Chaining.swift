@@ -7,23 +7,14 @@ extension Promise {
         in queue: DispatchQueue = .global(),
         _ body: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        let source = self
-        let next = Promise<NewValue>.pending(rerun: { source.restarted().then(in: queue, body) })
-        observe { outcome in
+        continued(rerun: { $0.then(in: queue, body) }) { outcome, next in
             switch outcome {
             case .success(let value):
-                queue.async {
-                    do {
-                        next.resolve(try body(value))
-                    } catch {
-                        next.reject(error)
-                    }
-                }
+                Self.step(on: queue, rejecting: next) { next.resolve(try body(value)) }
             case .failure(let error):
                 next.reject(error)
             }
         }
-        return next
     }
 
     /// Chains another asynchronous step once the promise is fulfilled; the result settles with that step.
@@ -32,23 +23,14 @@ extension Promise {
         in queue: DispatchQueue = .global(),
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
-        let source = self
-        let next = Promise<NewValue>.pending(rerun: { source.restarted().then(in: queue, body) })
-        observe { outcome in
+        continued(rerun: { $0.then(in: queue, body) }) { outcome, next in
             switch outcome {
             case .success(let value):
-                queue.async {
-                    do {
-                        try body(value).observe { next.settle($0) }
-                    } catch {
-                        next.reject(error)
-                    }
-                }
+                Self.step(on: queue, rejecting: next) { try body(value).observe { next.settle($0) } }
             case .failure(let error):
                 next.reject(error)
             }
         }
-        return next
     }
 
     /// Runs `body` with the error if the promise is rejected; the returned promise settles like this one.
@@ -57,20 +39,16 @@ extension Promise {
         in queue: DispatchQueue = .global(),
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> Promise<Value> {
-        let source = self
-        let next = Promise<Value>.pending(rerun: { source.restarted().catch(in: queue, body) })
-        observe { outcome in
-            switch outcome {
-            case .success:
+        continued(rerun: { $0.catch(in: queue, body) }) { outcome, next in
+            guard case .failure(let error) = outcome else {
                 next.settle(outcome)
-            case .failure(let error):
-                queue.async {
-                    body(error)
-                    next.settle(outcome)
-                }
+                return
+            }
+            queue.async {
+                body(error)
+                next.settle(outcome)
             }
         }
-        return next
     }
 
     /// Runs `body` however the promise settles; the returned promise settles like this one, after `body`.
@@ -79,15 +57,12 @@ extension Promise {
         in queue: DispatchQueue = .global(),
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        let source = self
-        let next = Promise<Value>.pending(rerun: { source.restarted().always(in: queue, body) })
-        observe { outcome in
+        continued(rerun: { $0.always(in: queue, body) }) { outcome, next in
             queue.async {
                 body()
                 next.settle(outcome)
             }
         }
-        return next
     }
 
     /// Replaces a rejection with the promise `body` returns for the error; a fulfilment passes through.
@@ -96,23 +71,41 @@ extension Promise {
         in queue: DispatchQueue = .global(),
         _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
     ) -> Promise<Value> {
-        let source = self
-        let next = Promise<Value>.pending(rerun: { source.restarted().recover(in: queue, body) })
-        observe { outcome in
-            switch outcome {
-            case .success:
+        continued(rerun: { $0.recover(in: queue, body) }) { outcome, next in
+            guard case .failure(let error) = outcome else {
                 next.settle(outcome)
-            case .failure(let error):
-                queue.async {
-                    do {
-                        try body(error).observe { next.settle($0) }
-                    } catch {
-                        next.reject(error)
-                    }
-                }
+                return
+            }
+            Self.step(on: queue, rejecting: next) { try body(error).observe { next.settle($0) } }
+        }
+    }
+
+    /// The shape every chaining operator shares: a new promise that `react` settles from this
+    /// promise's outcome (called on the settling thread; it hops to the caller's queue for user
+    /// code), and whose retry re-runs this promise's work followed by the same operator.
+    private func continued<NewValue: Sendable>(
+        rerun: @escaping @Sendable (Promise<Value>) -> Promise<NewValue>,
+        _ react: @escaping @Sendable (Outcome, Promise<NewValue>) -> Void
+    ) -> Promise<NewValue> {
+        let source = self
+        let next = Promise<NewValue>.pending(rerun: { rerun(source.restarted()) })
+        observe { react($0, next) }
+        return next
+    }
+
+    /// Runs a step of the caller's code on `queue`; an error it throws rejects `next`.
+    private static func step<NewValue: Sendable>(
+        on queue: DispatchQueue,
+        rejecting next: Promise<NewValue>,
+        _ body: @escaping @Sendable () throws -> Void
+    ) {
+        queue.async {
+            do {
+                try body()
+            } catch {
+                next.reject(error)
             }
         }
-        return next
     }
 
     /// Makes up to `attempts` attempts in all: while an attempt fails, the work behind the promise
