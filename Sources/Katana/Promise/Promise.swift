@@ -100,9 +100,10 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         Promise(phase: .pending([]), work: rerun.map { .closure($0) } ?? .none)
     }
 
-    /// A promise for `item`, dispatched to `engine`: a retry dispatches the item there again.
-    static func pending(dispatching item: any Dispatchable, to engine: any ItemEnqueueing) -> Promise<Value> {
-        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engine: engine)))
+    /// A promise for `item`, dispatched to the engine with this number in ``EngineDirectory``: a
+    /// retry dispatches the item there again.
+    static func pending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Value> {
+        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
     }
 
     // MARK: - Settling
@@ -184,19 +185,24 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A dispatched item and the store engine it was sent to (held weakly, so a promise never keeps a
-/// released store alive).
-struct DispatchWork: @unchecked Sendable {
-    // @unchecked: `item` is Sendable and never changes; the weak reference is only read.
+/// A dispatched item and the number of the store engine it was sent to (see ``EngineDirectory``:
+/// a number rather than a reference, so a promise never keeps a released store alive and costs no
+/// reference counting on the engine).
+struct DispatchWork: Sendable {
     let item: any Dispatchable
-    weak var engine: (any ItemEnqueueing)?
+    let engineNumber: UInt64
+
+    /// The engine the item was dispatched to, or nil once its store has been released.
+    var engine: (any ItemEnqueueing)? {
+        EngineDirectory.engine(numbered: engineNumber)
+    }
 
     /// Dispatches the item again; rejected with ``KatanaError/storeDeallocated(item:)`` when the store is gone.
     func redispatch<Value: Sendable>() -> Promise<Value> {
         guard let engine else {
             return Promise(rejected: KatanaError.storeDeallocated(item: typeName(of: item)))
         }
-        let promise = Promise<Value>.pending(dispatching: item, to: engine)
+        let promise = Promise<Value>.pending(dispatching: item, toEngineNumbered: engineNumber)
         engine.enqueue(item, settling: promise.handle)
         return promise
     }
@@ -204,5 +210,6 @@ struct DispatchWork: @unchecked Sendable {
 
 /// Something that accepts dispatched items with the promise to settle: a store's engine.
 protocol ItemEnqueueing: AnyObject {
+    /// Adds an item to the engine's queue, with the promise to settle once it has been handled.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
 }

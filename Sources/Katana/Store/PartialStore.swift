@@ -65,7 +65,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Updaters run one at a time on the store's serial queue, in dispatch order.
     @discardableResult
     public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(dispatching: dispatchable, to: engine)
+        let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -74,7 +74,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// the error it throws. Side effects run concurrently.
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(dispatching: dispatchable, to: engine)
+        let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -82,7 +82,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches a returning side effect; the promise is fulfilled with the value it returns.
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, to: engine)
+        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -90,7 +90,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches an async side effect (run as a task); the promise is fulfilled with its value.
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, to: engine)
+        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }
@@ -98,7 +98,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches any item; the promise carries its type-erased result (`()` for updaters).
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
-        let promise = Promise<any Sendable>.pending(dispatching: dispatchable, to: engine)
+        let promise = Promise<any Sendable>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
     }

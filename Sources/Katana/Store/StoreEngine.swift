@@ -79,6 +79,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var spareBatch: [Envelope] = []
     private var lastKindType: ObjectIdentifier?
     private var lastKind = ItemKind.unsupported
+    /// This engine's number in ``EngineDirectory``; set once, in `init`.
+    private(set) var directoryNumber: UInt64 = 0
 
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
     /// so a burst does not pin its memory once it has settled.
@@ -88,6 +90,11 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         self.updaterQueue = DispatchQueue(label: label)
         self.listenerExecutor = listenerExecutor
         self.tracer = tracer
+        directoryNumber = EngineDirectory.register(self)
+    }
+
+    deinit {
+        EngineDirectory.unregister(directoryNumber)
     }
 
     private var markerIdentity: UnsafeMutableRawPointer {
