@@ -5,7 +5,8 @@ import KatanaObservers
 // A plain program running one benchmark workload, without the benchmark harness, for profilers:
 //   perf record -g .build/release/KatanaProfile updaters 1000000
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
-// Workloads: updaters, interceptors, onchange, onchange-stored, listeners, sideeffects, asyncsideeffects.
+// Workloads: updaters, interceptors, onchange, onchange-stored, listeners, sideeffects, asyncsideeffects,
+// roundtrip.
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "updaters"
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
@@ -59,6 +60,11 @@ case "asyncsideeffects":
     let store = BenchStore()
     let promises = (0 ..< count).map { _ in store.dispatch(NoOpAsyncSideEffect()) }
     promises.forEach { $0.settled("async side effect") }
+case "roundtrip":
+    let store = BenchStore()
+    for _ in 0 ..< count {
+        store.dispatch(Increment()).settled("round trip")
+    }
 default:
     fatalError("unknown workload \(workload)")
 }

@@ -6,13 +6,35 @@ extension Promise {
     /// Throws ``KatanaError/waitTimedOut(after:)`` when `timeout` passes first. Waiting on a store's
     /// own updater queue (inside an updater, an interceptor or an immediate listener) would deadlock,
     /// so it throws ``KatanaError/waitOnStoreQueue`` at once instead. Prefer ``value`` in async code.
+    ///
+    /// Waiting for a dispatch whose item the store has not started yet, while the store is idle,
+    /// handles that item (and any waiting before it) on the calling thread, as `DispatchQueue.sync`
+    /// does, instead of sleeping until the store's queue wakes up; it is still one item at a time,
+    /// in dispatch order.
     @discardableResult
     public func wait(timeout: Duration) throws -> Value {
+        if Value.self == Void.self {
+            // The common case, waiting for a dispatched updater: through code specialised for Void,
+            // because in this unspecialised generic code every promise type it touches costs a
+            // metadata look-up.
+            try Promise<Void>(core: unsafeDowncast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
+            return unsafeBitCast((), to: Value.self)
+        }
+        return try blockingWait(timeout: timeout)
+    }
+
+    /// The body of ``wait(timeout:)``.
+    @inline(__always)
+    private func blockingWait(timeout: Duration) throws -> Value {
         if let outcome {
             return try outcome.get()
         }
         if StoreQueueMarker.isOnStoreQueue {
             throw KatanaError.waitOnStoreQueue
+        }
+        helpSettle()
+        if let outcome {
+            return try outcome.get()
         }
         let semaphore = DispatchSemaphore(value: 0)
         let received = Locked<Outcome?>(nil)

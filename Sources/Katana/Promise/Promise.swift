@@ -154,6 +154,14 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// If this is a dispatch promise whose item is still waiting in an idle store, handles the item
+    /// (and the items before it) on the calling thread, so a thread about to block for the outcome
+    /// does not wait for the store's queue to wake up. Does nothing otherwise.
+    func helpSettle() {
+        guard case .dispatch(let work) = core.withLock({ $0.work }), let engine = work.engine else { return }
+        engine.helpDrain(until: ObjectIdentifier(core))
+    }
+
     /// The outcome if the promise has settled, nil while it is pending.
     var outcome: Outcome? {
         core.withLock { storage in
@@ -210,6 +218,10 @@ struct DispatchWork: Sendable {
 
 /// Something that accepts dispatched items with the promise to settle: a store's engine.
 protocol ItemEnqueueing: AnyObject {
+    /// Handles, on the calling thread, the waiting items up to the one whose promise is `promise`,
+    /// if nothing is draining the engine and that item is near the front; otherwise does nothing.
+    func helpDrain(until promise: ObjectIdentifier)
+
     /// Adds an item to the engine's queue, with the promise to settle once it has been handled.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
 }

@@ -12,9 +12,24 @@ struct Envelope {
 struct Inbox {
     var items: [Envelope] = []
     var isReady = false
+    /// A drain block is on the updater queue and has not started yet.
     var drainScheduled = false
+    /// Some thread is draining: the updater queue, or a thread waiting for one of its promises
+    /// (see `StoreEngine.helpDrain(until:)`). Whoever sets it owns everything the engine keeps
+    /// under "Drainer only" until it clears it.
+    var isDraining = false
+    /// The store was released while a drain was running: the drainer lets go of the interceptors
+    /// when it finishes.
+    var releasesChainAfterDrain = false
     var isShutDown = false
+    /// Whether the store has listeners, so drains know whether to keep each change (kept here, next
+    /// to the items, so that a drain learns it under the lock it takes anyway).
+    var hasListeners = false
 }
+
+/// How many waiting items a thread blocked on a promise looks through for that promise's item
+/// before it gives up helping and just waits.
+private let helpingSearchLimit = 64
 
 /// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
 private enum StoreEngineStep {
@@ -23,6 +38,12 @@ private enum StoreEngineStep {
 
 /// The machinery behind a store: its queue of dispatched items, the loop that drains it, the state
 /// and the listeners. `PartialStore` and `Store` are thin public faces over one engine.
+///
+/// Items are handled one at a time, in order, by one drainer at a time: normally a block on the
+/// store's serial queue; but a thread that blocks waiting for a dispatch promise whose item has not
+/// been handled yet, while nothing is draining, handles the items up to and including that one
+/// itself (as `DispatchQueue.sync` runs a block on the calling thread), instead of sleeping until
+/// the queue's thread wakes up. The `isDraining` flag in the inbox makes the two exclusive.
 ///
 /// The core loop, top to bottom: `enqueue` appends an item to the inbox and wakes the updater
 /// queue if it is idle; `drain` takes every waiting item at once and, for each, runs the
@@ -35,7 +56,8 @@ private enum StoreEngineStep {
 /// - `published` (its own lock): the state storage, for readers on any thread.
 /// - the state storage (its own lock): the state value; mutated only on the updater queue.
 /// - `observers` (its own lock): listeners and state changes waiting to be delivered.
-/// - everything under "Updater queue only": the updater queue.
+/// - everything under "Drainer only": the current drainer (see `Inbox.isDraining`); before the
+///   store is ready, the updater queue.
 final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     // @unchecked: every mutable property is guarded as listed above (a lock, or the updater queue).
 
@@ -63,7 +85,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     let published = Locked<LockedStorage<S>?>(nil)
     private let observers = Locked(Observers())
 
-    // Updater queue only.
+    // Drainer only.
     private var storage: LockedStorage<S>?
     private var chain: StoreInterceptorNext?
     private var context: (any AnySideEffectContext)?
@@ -73,6 +95,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Where the state is while an updater changes it in place on this queue; nil otherwise.
     private var applyingState: UnsafeMutableRawPointer?
     private var batchChanges: [(S, S)] = []
+    /// Whether `batchChanges` has anything (a plain flag: in this unspecialised generic class,
+    /// asking the array costs a metadata look-up).
+    private var hasBatchChanges = false
     private var kinds: [ObjectIdentifier: ItemKind] = [:]
     /// An emptied batch buffer, handed back to the inbox at the next drain so appends reuse its
     /// capacity instead of growing a new array from one slot.
@@ -143,7 +168,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             }
             switch after {
             case .nothing: break
-            case .drain: self.updaterQueue.async { self.drain() }
+            case .drain: self.updaterQueue.async { self.drainOnQueue() }
             case .reject: self.updaterQueue.async { self.releaseChain() }
             }
         }
@@ -166,7 +191,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let next: StoreEngineStep = inbox.withLock { inbox in
             if inbox.isShutDown { return .reject }
             inbox.items.append(Envelope(item: item, promise: promise, skipsInterceptors: skippingInterceptors))
-            guard inbox.isReady, !inbox.drainScheduled else { return .nothing }
+            // A running drainer takes this item before it stops (the queue's loops until the inbox
+            // is empty; a helping thread schedules the queue for what it leaves).
+            guard inbox.isReady, !inbox.drainScheduled, !inbox.isDraining else { return .nothing }
             inbox.drainScheduled = true
             return .drain
         }
@@ -174,39 +201,105 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         case .nothing:
             break
         case .drain:
-            updaterQueue.async { self.drain() }
+            updaterQueue.async { self.drainOnQueue() }
         case .reject:
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
         }
     }
 
-    /// Handles every waiting item, batch after batch, until the inbox is empty.
-    private func drain() {
+    /// The updater queue's drain block: handles every waiting item, batch after batch, until the
+    /// inbox is empty — unless a helping thread is draining, which then handles or reschedules them.
+    private func drainOnQueue() {
+        let owns: Bool = inbox.withLock { inbox in
+            inbox.drainScheduled = false
+            guard !inbox.isDraining, !inbox.isShutDown else { return false }
+            inbox.isDraining = true
+            return true
+        }
+        guard owns else { return }
         StoreQueueMarker.set(markerIdentity)
         defer { StoreQueueMarker.set(nil) }
         var batch = spareBatch
         spareBatch = []
-        defer { spareBatch = batch }
         while true {
-            let hasWork: Bool = inbox.withLock { inbox in
-                guard !inbox.items.isEmpty else {
-                    inbox.drainScheduled = false
-                    return false
-                }
+            let (hasWork, recordsChanges): (Bool, Bool) = inbox.withLock { inbox in
+                guard !inbox.items.isEmpty else { return (false, false) }
                 swap(&batch, &inbox.items)
-                return true
+                return (true, inbox.hasListeners)
             }
-            guard hasWork else { return }
-            let recordsChanges = observers.withLock { !$0.listeners.isEmpty }
-            for envelope in batch {
-                process(envelope, recordingChanges: recordsChanges)
-            }
+            guard hasWork else { break }
+            handleBatch(batch, recordingChanges: recordsChanges)
             if batch.capacity > Self.retainedBatchCapacity {
                 batch = []
             } else {
                 batch.removeAll(keepingCapacity: true)
             }
-            publishBatchChanges()
+        }
+        spareBatch = batch
+        finishDraining()
+    }
+
+    /// Called by a thread about to block on the promise identified by `promise`: when nothing is
+    /// draining and that promise's item is among the first waiting items, handles the items up to
+    /// and including it on this thread, so the promise settles without waking the updater queue.
+    /// Items dispatched after it are left to the queue.
+    func helpDrain(until promise: ObjectIdentifier) {
+        var recordsChanges = false
+        let owns: Bool = inbox.withLock { inbox in
+            guard inbox.isReady, !inbox.isDraining, !inbox.isShutDown else { return false }
+            recordsChanges = inbox.hasListeners
+            let searched = inbox.items.prefix(helpingSearchLimit)
+            guard let index = searched.firstIndex(where: { envelope in
+                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
+            }) else { return false }
+            inbox.isDraining = true
+            // This thread is the drainer from here on, so it may use the spare batch buffer.
+            if index == inbox.items.count - 1 {
+                swap(&spareBatch, &inbox.items)
+            } else {
+                spareBatch.append(contentsOf: inbox.items[...index])
+                inbox.items.removeFirst(index + 1)
+            }
+            return true
+        }
+        guard owns else { return }
+        StoreQueueMarker.set(markerIdentity)
+        defer { StoreQueueMarker.set(nil) }
+        var batch = spareBatch
+        spareBatch = []
+        handleBatch(batch, recordingChanges: recordsChanges)
+        if batch.capacity <= Self.retainedBatchCapacity {
+            batch.removeAll(keepingCapacity: true)
+            spareBatch = batch
+        }
+        finishDraining()
+    }
+
+    /// Runs one batch through the interceptors and handlers, then publishes its state changes.
+    private func handleBatch(_ batch: [Envelope], recordingChanges: Bool) {
+        for envelope in batch {
+            process(envelope, recordingChanges: recordingChanges)
+        }
+        publishBatchChanges()
+    }
+
+    /// Gives up the drainer's role: schedules the updater queue for items that arrived meanwhile
+    /// and no drainer took, and lets go of the interceptors if the store was released meanwhile.
+    private func finishDraining() {
+        let (schedules, releasesChain): (Bool, Bool) = inbox.withLock { inbox in
+            inbox.isDraining = false
+            let releasesChain = inbox.releasesChainAfterDrain
+            inbox.releasesChainAfterDrain = false
+            guard !inbox.items.isEmpty, inbox.isReady, !inbox.drainScheduled else { return (false, releasesChain) }
+            inbox.drainScheduled = true
+            return (true, releasesChain)
+        }
+        if releasesChain {
+            // No drainer can start after shutdown, so this thread still has the engine to itself.
+            releaseChain()
+        }
+        if schedules {
+            updaterQueue.async { self.drainOnQueue() }
         }
     }
 
@@ -357,6 +450,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         guard let change else { return failure }
         if recordingChanges {
             batchChanges.append(change)
+            hasBatchChanges = true
         }
         if followsUp, let followUp = item as? any FollowUpStateUpdater, let context {
             sideEffectQueue.async {
@@ -428,18 +522,23 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let id: UInt64 = observers.withLock { observers in
             observers.nextID += 1
             observers.listeners.append(Listener(id: observers.nextID, call: call, onShutdown: onShutdown))
+            inbox.withLock { $0.hasListeners = true }
             return observers.nextID
         }
         return { [weak self] in
-            self?.observers.withLock { observers in
+            guard let self else { return }
+            self.observers.withLock { observers in
                 observers.listeners.removeAll { $0.id == id }
+                let hasListeners = !observers.listeners.isEmpty
+                self.inbox.withLock { $0.hasListeners = hasListeners }
             }
         }
     }
 
     /// Hands the batch's state changes to the listener executor, in one hop per batch.
     private func publishBatchChanges() {
-        guard !batchChanges.isEmpty else { return }
+        guard hasBatchChanges else { return }
+        hasBatchChanges = false
         let shouldSchedule: Bool = observers.withLock { observers in
             observers.pending.append(contentsOf: batchChanges)
             guard !observers.deliveryScheduled else { return false }
@@ -500,14 +599,25 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let finishers = observers.withLock { observers in
             let finishers = observers.listeners.compactMap(\.onShutdown)
             observers.listeners = []
+            inbox.withLock { $0.hasListeners = false }
             return finishers
         }
         for finish in finishers {
             finish()
         }
-        updaterQueue.async { self.releaseChain() }
+        updaterQueue.async {
+            let drainerWillRelease: Bool = self.inbox.withLock { inbox in
+                guard inbox.isDraining else { return false }
+                inbox.releasesChainAfterDrain = true
+                return true
+            }
+            if !drainerWillRelease {
+                self.releaseChain()
+            }
+        }
     }
 
+    /// Lets go of the interceptors and the side-effect context; only while no drainer can run.
     private func releaseChain() {
         chain = nil
         context = nil
