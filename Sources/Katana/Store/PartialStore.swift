@@ -75,7 +75,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle)
+        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
         return promise
     }
 
@@ -83,7 +83,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle)
+        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
         return promise
     }
 
@@ -91,7 +91,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle)
+        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
         return promise
     }
 

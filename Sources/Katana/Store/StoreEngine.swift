@@ -25,6 +25,8 @@ struct Inbox {
     /// Whether the store has listeners, so drains know whether to keep each change (kept here, next
     /// to the items, so that a drain learns it under the lock it takes anyway).
     var hasListeners = false
+    /// Whether the store has interceptors (set once, before it becomes ready).
+    var hasInterceptors = false
 }
 
 /// How many waiting items a thread blocked on a promise looks through for that promise's item
@@ -34,6 +36,8 @@ private let helpingSearchLimit = 64
 /// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
 private enum StoreEngineStep {
     case nothing, drain, reject
+    /// The calling thread has taken the drainer's role to start a side effect itself.
+    case startHere
 }
 
 /// The machinery behind a store: its queue of dispatched items, the loop that drains it, the state
@@ -61,16 +65,27 @@ private enum StoreEngineStep {
 final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     // @unchecked: every mutable property is guarded as listed above (a lock, or the updater queue).
 
-    private struct Listener {
+    /// A listener; a class so that delivery can call it through a borrowed reference (see
+    /// `deliverChanges`).
+    private final class Listener {
         let id: UInt64
         let call: @Sendable (S, S) -> Void
         let onShutdown: (@Sendable () -> Void)?
+
+        init(id: UInt64, call: @escaping @Sendable (S, S) -> Void, onShutdown: (@Sendable () -> Void)?) {
+            self.id = id
+            self.call = call
+            self.onShutdown = onShutdown
+        }
     }
 
     private struct Observers {
         var listeners: [Listener] = []
         var nextID: UInt64 = 0
-        var pending: [(S, S)] = []
+        /// Runs of changes waiting for delivery (see `StateChangeLog`).
+        var pending: [[S]] = []
+        /// Run buffers the delivery has emptied, on their way back to the drainer.
+        var spareRuns: [[S]] = []
         var deliveryScheduled = false
     }
 
@@ -94,10 +109,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var recordsChangesForCurrent = false
     /// Where the state is while an updater changes it in place on this queue; nil otherwise.
     private var applyingState: UnsafeMutableRawPointer?
-    private var batchChanges: [(S, S)] = []
-    /// Whether `batchChanges` has anything (a plain flag: in this unspecialised generic class,
-    /// asking the array costs a metadata look-up).
-    private var hasBatchChanges = false
+    private var changeLog = StateChangeLog<S>()
     private var kinds: [ObjectIdentifier: ItemKind] = [:]
     /// An emptied batch buffer, handed back to the inbox at the next drain so appends reuse its
     /// capacity instead of growing a new array from one slot.
@@ -110,6 +122,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
     /// so a burst does not pin its memory once it has settled.
     private static var retainedBatchCapacity: Int { 4096 }
+
+    /// How many emptied run buffers of state changes are kept for reuse (see `StateChangeLog`).
+    private static var retainedRunBuffers: Int { 16 }
 
     init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?) {
         self.updaterQueue = DispatchQueue(label: label)
@@ -161,13 +176,14 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             }
             let after: StoreEngineStep = self.inbox.withLock { inbox in
                 guard !inbox.isShutDown else { return .reject }
+                inbox.hasInterceptors = !interceptors.isEmpty
                 inbox.isReady = true
                 guard !inbox.items.isEmpty else { return .nothing }
                 inbox.drainScheduled = true
                 return .drain
             }
             switch after {
-            case .nothing: break
+            case .nothing, .startHere: break
             case .drain: self.updaterQueue.async { self.drainOnQueue() }
             case .reject: self.updaterQueue.async { self.releaseChain() }
             }
@@ -187,9 +203,23 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     }
 
     /// Adds an item to the inbox; wakes the updater queue if nothing is draining it.
-    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle?, skippingInterceptors: Bool = false) {
+    ///
+    /// With `startingSideEffectWhenIdle` (the store's side-effect `dispatch` methods), a side effect
+    /// dispatched to a store with no interceptors and nothing waiting or running on its queue is
+    /// started right away from the calling thread: everything dispatched before it has been handled
+    /// already, so it sees the same state it would after a hop through the queue.
+    func enqueue(
+        _ item: any Dispatchable,
+        settling promise: PromiseHandle?,
+        skippingInterceptors: Bool = false,
+        startingSideEffectWhenIdle: Bool = false
+    ) {
         let next: StoreEngineStep = inbox.withLock { inbox in
             if inbox.isShutDown { return .reject }
+            if startingSideEffectWhenIdle, inbox.isReady, !inbox.hasInterceptors, !inbox.isDraining, inbox.items.isEmpty {
+                inbox.isDraining = true
+                return .startHere
+            }
             inbox.items.append(Envelope(item: item, promise: promise, skipsInterceptors: skippingInterceptors))
             // A running drainer takes this item before it stops (the queue's loops until the inbox
             // is empty; a helping thread schedules the queue for what it leaves).
@@ -204,7 +234,21 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             updaterQueue.async { self.drainOnQueue() }
         case .reject:
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
+        case .startHere:
+            startWhileIdle(item, settling: promise)
         }
+    }
+
+    /// Starts a side effect (or rejects an item that cannot be handled) from the dispatching thread,
+    /// which holds the drainer's role; anything else goes into the inbox as usual.
+    private func startWhileIdle(_ item: any Dispatchable, settling promise: PromiseHandle?) {
+        if case .updater = kind(of: item) {
+            // Not reached through the side-effect `dispatch` methods; kept so no item can skip the queue.
+            inbox.withLock { $0.items.append(Envelope(item: item, promise: promise, skipsInterceptors: false)) }
+        } else {
+            handle(item, settling: promise, recordingChanges: false)
+        }
+        finishDraining()
     }
 
     /// The updater queue's drain block: handles every waiting item, batch after batch, until the
@@ -410,6 +454,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             // The hot path: nothing holds the old state, so the update mutates the only copy.
             // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
             // metadata look-up per item.)
+            changeLog.breakRun()
             return storage.withLock { state in
                 withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
             }
@@ -438,6 +483,16 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         recordingChanges: Bool,
         followsUp: Bool
     ) -> KatanaError? {
+        if recordingChanges, !followsUp, changeLog.continues {
+            // The state before this change is already the last one recorded: no copy of it.
+            return storage.withLock { state in
+                let failure = withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
+                if failure == nil {
+                    changeLog.record(old: state, new: state)
+                }
+                return failure
+            }
+        }
         var change: (old: S, new: S)?
         let failure: KatanaError? = storage.withLock { state in
             let old = state
@@ -449,8 +504,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         }
         guard let change else { return failure }
         if recordingChanges {
-            batchChanges.append(change)
-            hasBatchChanges = true
+            changeLog.record(old: change.old, new: change.new)
+        } else {
+            changeLog.breakRun()
         }
         if followsUp, let followUp = item as? any FollowUpStateUpdater, let context {
             sideEffectQueue.async {
@@ -537,15 +593,17 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
 
     /// Hands the batch's state changes to the listener executor, in one hop per batch.
     private func publishBatchChanges() {
-        guard hasBatchChanges else { return }
-        hasBatchChanges = false
+        guard changeLog.hasChanges else { return }
+        let runs = changeLog.takeRuns()
+        var spare: [[S]] = []
         let shouldSchedule: Bool = observers.withLock { observers in
-            observers.pending.append(contentsOf: batchChanges)
+            observers.pending.append(contentsOf: runs)
+            swap(&spare, &observers.spareRuns)
             guard !observers.deliveryScheduled else { return false }
             observers.deliveryScheduled = true
             return true
         }
-        batchChanges.removeAll(keepingCapacity: true)
+        changeLog.addSpare(&spare, keepingAtMost: Self.retainedRunBuffers)
         if shouldSchedule {
             listenerExecutor.executeAsync { self.deliverChanges() }
         }
@@ -554,27 +612,42 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Calls every listener with every waiting change, in order; one delivery runs at a time, so
     /// listeners are never called concurrently even on a concurrent executor.
     private func deliverChanges() {
+        var runs: [[S]] = []
         while true {
-            let work: (changes: [(S, S)], listeners: [Listener])? = observers.withLock { observers in
+            let listeners: [Listener]? = observers.withLock { observers in
                 guard !observers.pending.isEmpty else {
                     observers.deliveryScheduled = false
                     return nil
                 }
-                let changes = observers.pending
-                observers.pending.removeAll(keepingCapacity: changes.count <= Self.retainedBatchCapacity)
-                return (changes, observers.listeners)
+                swap(&runs, &observers.pending)
+                return observers.listeners
             }
-            guard let work else { return }
-            // The calls through a buffer of plain closures: each call borrows the closure instead of
-            // copying (retaining and releasing) a `Listener` per call.
-            let calls = work.listeners.map(\.call)
-            calls.withUnsafeBufferPointer { calls in
-                for (old, new) in work.changes {
-                    for index in calls.indices {
-                        calls[index](old, new)
+            guard let listeners else { return }
+            // Each call goes through a borrowed reference to its listener (kept alive by
+            // `listeners`), whose closure is a `let`: no retain and release per call, which would
+            // be most of the cost of a call.
+            let borrowed = listeners.map { Unmanaged.passUnretained($0) }
+            withExtendedLifetime(listeners) {
+                for index in runs.indices {
+                    runs[index].withUnsafeBufferPointer { states in
+                        for change in states.indices.dropFirst() {
+                            // Copied once per change: passed straight from the buffer, each
+                            // call would copy both states.
+                            let old = states[change - 1]
+                            let new = states[change]
+                            for listener in borrowed {
+                                listener._withUnsafeGuaranteedRef { $0.call(old, new) }
+                            }
+                        }
                     }
+                    runs[index].removeAll(keepingCapacity: true)
                 }
             }
+            observers.withLock { observers in
+                let room = max(0, Self.retainedRunBuffers - observers.spareRuns.count)
+                observers.spareRuns.append(contentsOf: runs.prefix(room))
+            }
+            runs.removeAll(keepingCapacity: true)
         }
     }
 

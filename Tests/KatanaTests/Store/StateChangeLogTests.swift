@@ -1,0 +1,99 @@
+import Dispatch
+import Testing
+@testable import Katana
+
+/// The (old, new) pairs the runs describe, as listeners receive them.
+private func pairs(_ runs: [[CounterState]]) -> [Change] {
+    runs.flatMap { run in
+        zip(run, run.dropFirst()).map { Change($0.counter, $1.counter) }
+    }
+}
+
+private func state(_ counter: Int) -> CounterState {
+    CounterState(counter: counter, applied: [])
+}
+
+/// Listeners get their changes from runs of consecutive states, one state per change.
+@Suite struct StateChangeLogTests {
+    @Test func consecutiveChanges_makeOneRunAndContinueIntoTheNextBatch() {
+        var log = StateChangeLog<CounterState>()
+        log.record(old: state(0), new: state(1))
+        log.record(old: state(1), new: state(2))
+        #expect(log.hasChanges)
+        let first = log.takeRuns()
+        #expect(first.map(\.count) == [3])
+        #expect(pairs(first) == [Change(0, 1), Change(1, 2)])
+        #expect(!log.hasChanges)
+
+        log.record(old: state(2), new: state(3))
+        #expect(pairs(log.takeRuns()) == [Change(2, 3)])
+    }
+
+    @Test func aChangeNobodyRecorded_startsANewRunFromTheRecordedOldState() {
+        var log = StateChangeLog<CounterState>()
+        log.record(old: state(0), new: state(1))
+        log.breakRun()  // the state went from 1 to 5 unrecorded
+        log.record(old: state(5), new: state(6))
+        #expect(pairs(log.takeRuns()) == [Change(0, 1), Change(5, 6)])
+    }
+
+    @Test func longBursts_areSplitIntoBoundedRunsWithoutLosingAChange() {
+        var log = StateChangeLog<CounterState>()
+        let changes = StateChangeLog<CounterState>.runLength * 3 + 7
+        for counter in 0 ..< changes {
+            log.record(old: state(counter), new: state(counter + 1))
+        }
+        let runs = log.takeRuns()
+        #expect(runs.count > 1)
+        #expect(runs.allSatisfy { $0.count <= StateChangeLog<CounterState>.runLength + 2 })
+        #expect(pairs(runs) == (0 ..< changes).map { Change($0, $0 + 1) })
+    }
+
+    @Test func reusedBuffers_carryNothingOver() {
+        var log = StateChangeLog<CounterState>()
+        log.record(old: state(0), new: state(1))
+        var returned = log.takeRuns()
+        for index in returned.indices {
+            returned[index].removeAll(keepingCapacity: true)
+        }
+        log.addSpare(&returned, keepingAtMost: 4)
+        #expect(returned.isEmpty)
+        log.record(old: state(1), new: state(2))
+        log.breakRun()
+        log.record(old: state(9), new: state(10))
+        #expect(pairs(log.takeRuns()) == [Change(1, 2), Change(9, 10)])
+    }
+
+    @Test func listenerAddedAfterUnrecordedUpdates_firstHearsTheStateThoseUpdatesLeft() throws {
+        let store = makeStore()
+        for amount in 1 ... 5 {
+            try store.dispatch(Increment(amount: amount)).wait(timeout: .seconds(10))
+        }
+        let heard = Recorder<Change>()
+        let unsubscribe = store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
+        store.dispatch(Increment(amount: 100))
+        #expect(eventually { heard.values.count == 1 })
+        unsubscribe()
+        for _ in 1 ... 3 {
+            try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
+        }
+        let later = Recorder<Change>()
+        store.addListener { old, new in later.append(Change(old.counter, new.counter)) }
+        store.dispatch(Increment(amount: 1_000))
+        #expect(eventually { later.values.count == 1 })
+        #expect(heard.values == [Change(15, 115)])
+        #expect(later.values == [Change(118, 1_118)])
+    }
+
+    @Test func burstLongerThanARun_reachesTheListenerChangeByChange() {
+        let store = makeStore()
+        let heard = Recorder<Change>()
+        store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
+        let count = StateChangeLog<CounterState>.runLength * 20 + 3
+        for _ in 0 ..< count {
+            store.dispatch(Increment())
+        }
+        #expect(eventually { heard.values.count == count })
+        #expect(heard.values == (0 ..< count).map { Change($0, $0 + 1) })
+    }
+}
