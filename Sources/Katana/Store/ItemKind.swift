@@ -7,10 +7,15 @@ enum ItemKind {
 
     /// A state updater: how to apply it, and whether it has a follow-up (``FollowUpStateUpdater``).
     case updater(StateApplier, followsUp: Bool)
-    /// A synchronous or returning side effect.
-    case sideEffect
-    /// An async side effect.
-    case asyncSideEffect
+    /// Runs a side effect of the classified type with the store's context; returns its value.
+    typealias SideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) throws -> any Sendable
+    /// Runs an async side effect of the classified type with the store's context; returns its value.
+    typealias AsyncSideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) async throws -> any Sendable
+
+    /// A synchronous or returning side effect, and how to run one.
+    case sideEffect(SideEffectRunner)
+    /// An async side effect, and how to run one.
+    case asyncSideEffect(AsyncSideEffectRunner)
     /// Neither an updater nor a side effect.
     case unsupported
     /// Both an updater and a side effect.
@@ -28,11 +33,13 @@ enum ItemKind {
             }
             return .updater(erasedApplier(storeState: S.self), followsUp: followsUp)
         }
-        if item is any AsyncSideEffect {
-            return .asyncSideEffect
+        // The runners cast each item to its concrete type, which is much cheaper than the
+        // protocol casts done here once per type.
+        if let sideEffect = item as? any AsyncSideEffect {
+            return .asyncSideEffect(type(of: sideEffect).asyncRunner)
         }
-        if item is any AnySideEffect {
-            return .sideEffect
+        if let sideEffect = item as? any AnySideEffect {
+            return .sideEffect(type(of: sideEffect).runner)
         }
         return .unsupported
     }
@@ -76,6 +83,30 @@ extension StateUpdater {
             // The store's state is an `S`, and `S` is `StateType` (checked above).
             updater.updateState(&state.assumingMemoryBound(to: StateType.self).pointee)
             return nil
+        }
+    }
+}
+
+extension AnySideEffect {
+    /// Runs an item of this type as a side effect (the item's type was checked when it was classified).
+    static var runner: ItemKind.SideEffectRunner {
+        { item, context in
+            guard let sideEffect = item as? Self else {
+                throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
+            }
+            return try sideEffect.anySideEffect(context)
+        }
+    }
+}
+
+extension AsyncSideEffect {
+    /// Runs an item of this type as an async side effect (its type was checked when it was classified).
+    static var asyncRunner: ItemKind.AsyncSideEffectRunner {
+        { item, context in
+            guard let sideEffect = item as? Self else {
+                throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
+            }
+            return try await sideEffect.runErased(context)
         }
     }
 }

@@ -420,14 +420,10 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         switch kind(of: item) {
         case .updater(let applier, let followsUp):
             apply(item, with: applier, followsUp: followsUp, settling: promise, recordingChanges: recordingChanges)
-        case .sideEffect:
-            if let sideEffect = item as? any AnySideEffect {
-                run(sideEffect, settling: promise)
-            }
-        case .asyncSideEffect:
-            if let sideEffect = item as? any AsyncSideEffect {
-                runAsync(sideEffect, settling: promise)
-            }
+        case .sideEffect(let runner):
+            run(item, with: runner, settling: promise)
+        case .asyncSideEffect(let runner):
+            runAsync(item, with: runner, settling: promise)
         case .unsupported:
             promise?.settle(erased: .failure(KatanaError.unsupportedDispatchable(item: typeName(of: item))), replacing: item)
         case .ambiguous:
@@ -517,13 +513,13 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     }
 
     /// Starts a synchronous side effect on the concurrent side-effect queue.
-    private func run(_ sideEffect: any AnySideEffect, settling promise: PromiseHandle?) {
+    private func run(_ sideEffect: any Dispatchable, with runner: @escaping ItemKind.SideEffectRunner, settling promise: PromiseHandle?) {
         guard let context else { return }
         let tracer = self.tracer
         sideEffectQueue.async {
             let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, sideEffect, kind: .sideEffect) {
                 do {
-                    return .success(try sideEffect.anySideEffect(context))
+                    return .success(try runner(sideEffect, context))
                 } catch {
                     return .failure(error)
                 }
@@ -533,14 +529,14 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     }
 
     /// Starts an async side effect as a task.
-    private func runAsync(_ sideEffect: any AsyncSideEffect, settling promise: PromiseHandle?) {
+    private func runAsync(_ sideEffect: any Dispatchable, with runner: @escaping ItemKind.AsyncSideEffectRunner, settling promise: PromiseHandle?) {
         guard let context else { return }
         let tracer = self.tracer
         Task {
             let interval = tracer?.begin(sideEffect, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
             do {
-                outcome = .success(try await sideEffect.runErased(context))
+                outcome = .success(try await runner(sideEffect, context))
             } catch {
                 outcome = .failure(error)
             }
