@@ -11,32 +11,23 @@
 struct StateChangeLog<S: State> {
     /// The run being recorded; empty, or its first state followed by one state per change.
     private var run: [S] = []
-    /// Whether the store's state is still the last state of `run`: nothing changed it unrecorded.
-    private var continuesRun = false
     /// Runs closed and waiting to be published.
     private var closed: [[S]] = []
     /// Emptied run buffers, for new runs.
     private var spare: [[S]] = []
-    /// Whether anything was recorded since the last `takeRuns()` (a plain flag: asking the arrays
-    /// costs a metadata look-up in the unspecialised generic code that calls this).
+    /// Whether anything was recorded since the last `takeRuns()`.
     private(set) var hasChanges = false
 
     /// The most changes one run holds before the next one starts.
     static var runLength: Int { 128 }
 
-    /// Whether a change recorded now continues the current run, so its previous state is the run's
-    /// last state and does not need to be kept separately.
-    var continues: Bool {
-        continuesRun
-    }
-
-    /// Notes that the state changed without being recorded (no listener wanted it).
-    mutating func breakRun() {
-        continuesRun = false
-    }
-
-    /// Records a change from `old` to `new`; `old` is only read when the change starts a new run.
-    mutating func record(old: @autoclosure () -> S, new: S) {
+    /// Records a change from `old` to `new`; `old` is only read when the change starts a new run,
+    /// which it does unless `continuesRun`: the store's state before this change is the last state
+    /// recorded (nothing changed it unrecorded since).
+    ///
+    /// The caller keeps that flag (see `StoreEngine`): in the unspecialised generic code of the
+    /// store, touching this struct at all costs a metadata look-up, which the hot path must not pay.
+    mutating func record(old: @autoclosure () -> S, new: S, continuesRun: Bool) {
         if !continuesRun {
             closeRun()
             run = takeSpare()
@@ -48,13 +39,12 @@ struct StateChangeLog<S: State> {
             run.append(last)
         }
         run.append(new)
-        continuesRun = true
         hasChanges = true
     }
 
-    /// Hands over every recorded run for publishing; the current state stays as the start of the
-    /// next run, so changes keep continuing across batches.
-    mutating func takeRuns() -> [[S]] {
+    /// Hands over every recorded run for publishing; with `continuesRun`, the current state stays as
+    /// the start of the next run, so changes keep continuing across batches.
+    mutating func takeRuns(continuesRun: Bool) -> [[S]] {
         if continuesRun, run.count > 1 {
             let last = run[run.count - 1]
             closeRun()

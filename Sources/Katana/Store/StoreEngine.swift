@@ -110,6 +110,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Where the state is while an updater changes it in place on this queue; nil otherwise.
     private var applyingState: UnsafeMutableRawPointer?
     private var changeLog = StateChangeLog<S>()
+    /// Whether the state is still the last one `changeLog` recorded (kept out of the log, whose
+    /// generic type costs a metadata look-up per access in this unspecialised class).
+    private var changeLogContinues = false
     private var kinds: [ObjectIdentifier: ItemKind] = [:]
     /// An emptied batch buffer, handed back to the inbox at the next drain so appends reuse its
     /// capacity instead of growing a new array from one slot.
@@ -450,7 +453,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             // The hot path: nothing holds the old state, so the update mutates the only copy.
             // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
             // metadata look-up per item.)
-            changeLog.breakRun()
+            changeLogContinues = false
             return storage.withLock { state in
                 withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
             }
@@ -479,12 +482,12 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         recordingChanges: Bool,
         followsUp: Bool
     ) -> KatanaError? {
-        if recordingChanges, !followsUp, changeLog.continues {
+        if recordingChanges, !followsUp, changeLogContinues {
             // The state before this change is already the last one recorded: no copy of it.
             return storage.withLock { state in
                 let failure = withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
                 if failure == nil {
-                    changeLog.record(old: state, new: state)
+                    changeLog.record(old: state, new: state, continuesRun: true)
                 }
                 return failure
             }
@@ -500,10 +503,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         }
         guard let change else { return failure }
         if recordingChanges {
-            changeLog.record(old: change.old, new: change.new)
-        } else {
-            changeLog.breakRun()
+            changeLog.record(old: change.old, new: change.new, continuesRun: changeLogContinues)
         }
+        changeLogContinues = recordingChanges
         if followsUp, let followUp = item as? any FollowUpStateUpdater, let context {
             sideEffectQueue.async {
                 followUp.followUp(previousState: change.old, currentState: change.new, context: context)
@@ -590,7 +592,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Hands the batch's state changes to the listener executor, in one hop per batch.
     private func publishBatchChanges() {
         guard changeLog.hasChanges else { return }
-        let runs = changeLog.takeRuns()
+        let runs = changeLog.takeRuns(continuesRun: changeLogContinues)
         var spare: [[S]] = []
         let shouldSchedule: Bool = observers.withLock { observers in
             observers.pending.append(contentsOf: runs)

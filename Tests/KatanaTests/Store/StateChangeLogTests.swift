@@ -17,33 +17,33 @@ private func state(_ counter: Int) -> CounterState {
 @Suite struct StateChangeLogTests {
     @Test func consecutiveChanges_makeOneRunAndContinueIntoTheNextBatch() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1))
-        log.record(old: state(1), new: state(2))
+        log.record(old: state(0), new: state(1), continuesRun: false)
+        log.record(old: state(1), new: state(2), continuesRun: true)
         #expect(log.hasChanges)
-        let first = log.takeRuns()
+        let first = log.takeRuns(continuesRun: true)
         #expect(first.map(\.count) == [3])
         #expect(pairs(first) == [Change(0, 1), Change(1, 2)])
         #expect(!log.hasChanges)
 
-        log.record(old: state(2), new: state(3))
-        #expect(pairs(log.takeRuns()) == [Change(2, 3)])
+        log.record(old: state(2), new: state(3), continuesRun: true)
+        #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(2, 3)])
     }
 
     @Test func aChangeNobodyRecorded_startsANewRunFromTheRecordedOldState() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1))
-        log.breakRun()  // the state went from 1 to 5 unrecorded
-        log.record(old: state(5), new: state(6))
-        #expect(pairs(log.takeRuns()) == [Change(0, 1), Change(5, 6)])
+        log.record(old: state(0), new: state(1), continuesRun: false)
+        // The state went from 1 to 5 unrecorded.
+        log.record(old: state(5), new: state(6), continuesRun: false)
+        #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(0, 1), Change(5, 6)])
     }
 
     @Test func longBursts_areSplitIntoBoundedRunsWithoutLosingAChange() {
         var log = StateChangeLog<CounterState>()
         let changes = StateChangeLog<CounterState>.runLength * 3 + 7
         for counter in 0 ..< changes {
-            log.record(old: state(counter), new: state(counter + 1))
+            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0)
         }
-        let runs = log.takeRuns()
+        let runs = log.takeRuns(continuesRun: true)
         #expect(runs.count > 1)
         #expect(runs.allSatisfy { $0.count <= StateChangeLog<CounterState>.runLength + 2 })
         #expect(pairs(runs) == (0 ..< changes).map { Change($0, $0 + 1) })
@@ -51,17 +51,16 @@ private func state(_ counter: Int) -> CounterState {
 
     @Test func reusedBuffers_carryNothingOver() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1))
-        var returned = log.takeRuns()
+        log.record(old: state(0), new: state(1), continuesRun: false)
+        var returned = log.takeRuns(continuesRun: false)
         for index in returned.indices {
             returned[index].removeAll(keepingCapacity: true)
         }
         log.addSpare(&returned, keepingAtMost: 4)
         #expect(returned.isEmpty)
-        log.record(old: state(1), new: state(2))
-        log.breakRun()
-        log.record(old: state(9), new: state(10))
-        #expect(pairs(log.takeRuns()) == [Change(1, 2), Change(9, 10)])
+        log.record(old: state(1), new: state(2), continuesRun: false)
+        log.record(old: state(9), new: state(10), continuesRun: false)
+        #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(1, 2), Change(9, 10)])
     }
 
     @Test func listenerAddedAfterUnrecordedUpdates_firstHearsTheStateThoseUpdatesLeft() throws {
