@@ -35,18 +35,14 @@ extension ObserverInterceptor {
                     summary: ".onStart(\(types.map { "\($0)" }))"
                 )
             case .onStateChange(let observer, let types):
-                let stateRule = StateChangeRule(
-                    rootType: nil,
-                    capture: { $0.state },
-                    react: { captured, currentView in
-                        guard let previous = captured as? any State else { return nil }
-                        let current = currentView.state
-                        return {
-                            guard observer(previous, current) else { return [] }
-                            return instantiate(types) { $0.init(prevState: previous, currentState: current) }
-                        }
+                let stateRule = StateChangeRule(rootType: nil) { oldView, newView in
+                    let previous = oldView.state
+                    let current = newView.state
+                    return {
+                        guard observer(previous, current) else { return [] }
+                        return instantiate(types) { $0.init(prevState: previous, currentState: current) }
                     }
-                )
+                }
                 return ObserverRule(trigger: .stateChange(stateRule), summary: ".onStateChange(\(types.map { "\($0)" }))")
             case .onDispatch(let itemType, let types):
                 let dispatchRule = DispatchRule(itemType: ObjectIdentifier(itemType), needsStates: true) { item, previous, current in

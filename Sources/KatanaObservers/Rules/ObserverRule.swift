@@ -42,86 +42,48 @@ public struct ObserverRule: ObserverRuleSet {
 
 /// A rule that looks at state changes.
 ///
-/// The work is split so the store's queue does as little as possible: an instance's `capture`
-/// (before the update) and `react` (after it) run on the updater queue and only pick out and
-/// compare what the rule looks at; the closure `react` returns runs later, on the observer's own
-/// queue. Each store makes its own instances (a rule value can be shared by several stores).
+/// The work is split so the store's queue does as little as possible: an instance's `react` runs
+/// on the updater queue after each update, with views of the states before and after it, and only
+/// picks out and compares what the rule looks at; the closure it returns runs later, on the
+/// observer's own queue. Each store makes its own instances (a rule value can be shared by several
+/// stores).
 @usableFromInline
 struct StateChangeRule: Sendable {
+    /// What a rule does after an update: given the states before and after, the work to run, or
+    /// nil when nothing it watches changed.
+    @usableFromInline
+    typealias Reaction = @Sendable (_ old: StateView, _ new: StateView) -> (@Sendable () -> [any Dispatchable])?
+
     /// The state type the rule is written for, or nil when it accepts any state (Katana's form).
     @usableFromInline
     let rootType: (any State.Type)?
-    /// Makes this rule's per-store instance.
+    /// What the rule does after an update.
     @usableFromInline
-    let makeInstance: @Sendable () -> StateRuleInstance
+    let react: Reaction
 
     @usableFromInline
-    init(rootType: (any State.Type)?, makeInstance: @escaping @Sendable () -> StateRuleInstance) {
+    init(rootType: (any State.Type)?, react: @escaping Reaction) {
         self.rootType = rootType
-        self.makeInstance = makeInstance
+        self.react = react
     }
 
-    /// A rule from two closures that hand what they capture over type-erased: for the rules that
-    /// keep whole states, where the hand-over is not what costs.
-    init(
-        rootType: (any State.Type)?,
-        capture: @escaping @Sendable (StateView) -> any Sendable,
-        react: @escaping @Sendable (_ captured: any Sendable, _ current: StateView) -> (@Sendable () -> [any Dispatchable])?
-    ) {
-        self.init(rootType: rootType) {
-            let captured = Slot<any Sendable>()
-            return StateRuleInstance(
-                capture: { captured.value = capture($0) },
-                react: { view in
-                    guard let value = captured.value else { return nil }
-                    captured.value = nil
-                    return react(value, view)
-                }
-            )
-        }
+    /// This rule's instance for one store.
+    func makeInstance() -> StateRuleInstance {
+        StateRuleInstance(react: react)
     }
 }
 
 /// One state rule running in one store; used only on that store's updater queue.
-@usableFromInline
-struct StateRuleInstance {
-    /// Picks what the rule needs from the state before the update.
-    @usableFromInline
-    let capture: (StateView) -> Void
-    /// Looks at the state after the update; returns the work to run, or nil when nothing changed.
-    @usableFromInline
-    let react: (StateView) -> (@Sendable () -> [any Dispatchable])?
+///
+/// A class with a constant closure, so the runtime can call it through a borrowed reference: a
+/// closure copied out of an array is retained and released around every call, which for 100 rules
+/// was most of the cost of an update.
+final class StateRuleInstance {
+    /// Looks at the states before and after the update.
+    let react: StateChangeRule.Reaction
 
-    @usableFromInline
-    init(capture: @escaping (StateView) -> Void, react: @escaping (StateView) -> (@Sendable () -> [any Dispatchable])?) {
-        self.capture = capture
+    init(react: @escaping StateChangeRule.Reaction) {
         self.react = react
-    }
-}
-
-/// A place for one value between a rule's `capture` and its `react`; owned by one store's updater
-/// queue. The value lives behind a pointer, so reading and writing it skips the run-time
-/// exclusivity checks a class property pays on every access (the queue already makes them exclusive).
-@usableFromInline
-final class Slot<Value> {
-    @usableFromInline
-    let storage: UnsafeMutablePointer<Value?>
-
-    @usableFromInline
-    init() {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: nil)
-    }
-
-    deinit {
-        storage.deinitialize(count: 1)
-        storage.deallocate()
-    }
-
-    @usableFromInline
-    var value: Value? {
-        get { storage.pointee }
-        set { storage.pointee = newValue }
     }
 }
 

@@ -3,9 +3,9 @@ import Katana
 /// Dispatches items when one value of the state actually changes: the value at a key path is
 /// compared before and after each state updater, and the rule fires only when it differs.
 ///
-/// With a closure, only that value is read and compared on the store's queue; the whole state is
-/// neither diffed nor kept, so the rule costs one comparison per update whatever the size of the
-/// state. The Katana form (types) keeps the states around the update, because the types receive them.
+/// With a closure, only that value is read (in place, in the states before and after the update)
+/// and compared on the store's queue, so the rule costs one comparison per update whatever the size
+/// of the state. The Katana form (types) hands the whole states to the types it instantiates.
 public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSet {
     @usableFromInline
     let rule: ObserverRule
@@ -14,15 +14,11 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
     /// `init?(prevState:currentState:)` returns one (Katana's form; it receives the whole states).
     public init(of keyPath: KeyPath<Root, Value> & Sendable, dispatch types: any StateObserverDispatchable.Type...) {
         let types = types
-        let stateRule = StateChangeRule(
-            rootType: Root.self,
-            capture: { view in view.state },
-            react: { captured, current in
-                guard let old = captured as? Root, let new = current.state as? Root,
-                      old[keyPath: keyPath] != new[keyPath: keyPath] else { return nil }
-                return { instantiate(types) { $0.init(prevState: old, currentState: new) } }
-            }
-        )
+        let stateRule = StateChangeRule(rootType: Root.self) { oldView, newView in
+            guard let old = oldView.state as? Root, let new = newView.state as? Root,
+                  old[keyPath: keyPath] != new[keyPath: keyPath] else { return nil }
+            return { instantiate(types) { $0.init(prevState: old, currentState: new) } }
+        }
         rule = ObserverRule(
             trigger: .stateChange(stateRule),
             summary: "OnChange(of: \(keyPath), dispatch: \(types.map { "\($0)" }.joined(separator: ", ")))"
@@ -37,16 +33,11 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
     public init(of keyPath: KeyPath<Root, Value> & Sendable, _ make: @escaping @Sendable (_ old: Value, _ new: Value) -> (any Dispatchable)?) {
         // A path of stored properties has a fixed offset in the state: read there, directly.
         let offset = MemoryLayout<Root>.offset(of: keyPath)
-        let stateRule = StateChangeRule(rootType: Root.self) {
-            let previous = Slot<Value>()
-            return StateRuleInstance(
-                capture: { view in previous.value = keyPath.read(at: view.pointer, offset: offset) },
-                react: { view in
-                    let newValue = keyPath.read(at: view.pointer, offset: offset)
-                    guard let oldValue = previous.value, oldValue != newValue else { return nil }
-                    return { make(oldValue, newValue).map { [$0] } ?? [] }
-                }
-            )
+        let stateRule = StateChangeRule(rootType: Root.self) { oldView, newView in
+            let oldValue = keyPath.read(at: oldView.pointer, offset: offset)
+            let newValue = keyPath.read(at: newView.pointer, offset: offset)
+            guard oldValue != newValue else { return nil }
+            return { make(oldValue, newValue).map { [$0] } ?? [] }
         }
         rule = ObserverRule(trigger: .stateChange(stateRule), summary: "OnChange(of: \(keyPath)) { ... }")
     }

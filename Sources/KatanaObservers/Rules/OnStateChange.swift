@@ -28,14 +28,10 @@ public struct OnStateChange<S: State>: ObserverRuleSet {
     }
 
     private init(summary: String, _ work: @escaping @Sendable (S, S) -> [any Dispatchable]) {
-        let stateRule = StateChangeRule(
-            rootType: S.self,
-            capture: { $0.state },
-            react: { captured, current in
-                guard let old = captured as? S, let new = current.state as? S else { return nil }
-                return { work(old, new) }
-            }
-        )
+        let stateRule = StateChangeRule(rootType: S.self) { oldView, newView in
+            guard let old = oldView.state as? S, let new = newView.state as? S else { return nil }
+            return { work(old, new) }
+        }
         rule = ObserverRule(trigger: .stateChange(stateRule), summary: summary)
     }
 

@@ -12,6 +12,9 @@ final class ObserverRuntime: @unchecked Sendable {
     // `init` and `deinit`, and NotificationCenter is thread-safe.
     private let context: any AnySideEffectContext
     private let stateRules: [StateRuleInstance]
+    /// The same rules, unretained: `stateRules` keeps them alive, and calling them through these
+    /// borrows each rule instead of retaining and releasing it per call.
+    private let borrowedStateRules: [Unmanaged<StateRuleInstance>]
     private let dispatchRules: [ObjectIdentifier: [DispatchRule]]
     private let center: NotificationCenter
     private let queue = DispatchQueue(label: "KatanaObservers.rules")
@@ -49,6 +52,7 @@ final class ObserverRuntime: @unchecked Sendable {
             }
         }
         self.stateRules = stateRules
+        self.borrowedStateRules = stateRules.map { Unmanaged.passUnretained($0) }
         self.dispatchRules = dispatchRules
         for rule in notificationRules {
             let token = center.addObserver(forName: rule.name, object: nil, queue: nil) { [weak self] notification in
@@ -83,33 +87,17 @@ final class ObserverRuntime: @unchecked Sendable {
             return
         }
         let needsStates = matchingDispatchRules?.contains(where: \.needsStates) ?? false
-        var previous: (any State)?
-        do {
-            let before = context.getAnyState()
-            if watchesState {
-                // Through the buffer, so calling each rule borrows it instead of retaining and
-                // releasing its closures (two atomic operations each, per rule, per update).
-                StateView.with(before) { view in
-                    stateRules.withUnsafeBufferPointer { rules in
-                        for index in rules.indices {
-                            rules[index].capture(view)
-                        }
-                    }
-                }
-            }
-            if needsStates {
-                previous = before
-            }
-        }
+        let before = context.getAnyState()
         try next(item)
 
         var work: [@Sendable () -> [any Dispatchable]] = []
         let after = context.getAnyState()
         if watchesState {
-            StateView.with(after) { view in
-                stateRules.withUnsafeBufferPointer { rules in
-                    for index in rules.indices {
-                        if let reaction = rules[index].react(view) {
+            // Both states opened once for all the rules; each rule reads what it watches in place.
+            StateView.with(before) { oldView in
+                StateView.with(after) { newView in
+                    for rule in borrowedStateRules {
+                        if let reaction = rule._withUnsafeGuaranteedRef({ $0.react(oldView, newView) }) {
                             work.append(reaction)
                         }
                     }
@@ -118,7 +106,7 @@ final class ObserverRuntime: @unchecked Sendable {
         }
         if let matchingDispatchRules {
             let current: (any State)? = needsStates ? after : nil
-            let previousState = previous
+            let previousState: (any State)? = needsStates ? before : nil
             for rule in matchingDispatchRules {
                 work.append { rule.make(item, previousState, current) }
             }
