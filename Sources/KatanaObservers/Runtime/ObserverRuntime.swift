@@ -8,8 +8,9 @@ import Katana
 /// `intercept` runs on the store's updater queue; the work of state and dispatch rules runs on
 /// `queue`; notification rules run on the thread that posts the notification.
 final class ObserverRuntime: @unchecked Sendable {
-    // @unchecked: every stored property is a constant; the notification tokens are only touched in
-    // `init` and `deinit`, and NotificationCenter is thread-safe.
+    // @unchecked: every stored property is a constant, except the notification tokens (only touched
+    // in `init` and `deinit`; NotificationCenter is thread-safe) and the item-type memo (only touched
+    // in `intercept`, which the store calls from one drainer at a time).
     private let context: any AnySideEffectContext
     private let stateRules: [StateRuleInstance]
     /// The same rules, unretained: `stateRules` keeps them alive, and calling them through these
@@ -19,6 +20,10 @@ final class ObserverRuntime: @unchecked Sendable {
     private let center: NotificationCenter
     private let queue = DispatchQueue(label: "KatanaObservers.rules")
     private var tokens: [any NSObjectProtocol] = []
+    /// The last item type `intercept` saw and whether it is a state updater: the protocol check is
+    /// the expensive part, and a store mostly sees the same few types.
+    private var lastItemType: ObjectIdentifier?
+    private var lastItemIsUpdater = false
 
     init(rules: [ObserverRule], context: any AnySideEffectContext, center: NotificationCenter, reporter: @Sendable (String) -> Void) {
         self.context = context
@@ -79,8 +84,16 @@ final class ObserverRuntime: @unchecked Sendable {
 
     /// Lets the item through, then checks the rules it may trigger.
     func intercept(_ item: any Dispatchable, next: StoreInterceptorNext) throws {
-        let isUpdater = item is any AnyStateUpdater
-        let matchingDispatchRules = dispatchRules.isEmpty ? nil : dispatchRules[ObjectIdentifier(type(of: item))]
+        let itemType = ObjectIdentifier(type(of: item))
+        let isUpdater: Bool
+        if itemType == lastItemType {
+            isUpdater = lastItemIsUpdater
+        } else {
+            isUpdater = item is any AnyStateUpdater
+            lastItemType = itemType
+            lastItemIsUpdater = isUpdater
+        }
+        let matchingDispatchRules = dispatchRules.isEmpty ? nil : dispatchRules[itemType]
         let watchesState = isUpdater && !stateRules.isEmpty
         guard watchesState || matchingDispatchRules != nil else {
             try next(item)
