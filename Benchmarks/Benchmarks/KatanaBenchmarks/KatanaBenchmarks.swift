@@ -12,6 +12,7 @@ let benchmarks: @Sendable () -> Void = {
 private func registerAll() {
     registerFloorBenchmarks()
     registerUpdaterBenchmarks()
+    registerInterceptorChainBenchmarks()
     registerSideEffectBenchmarks()
     registerLatencyBenchmarks()
     registerLargeStateBenchmarks()
