@@ -77,11 +77,10 @@ extension StateUpdater {
             return { _, _ in mismatch }
         }
         return { item, state in
-            guard let updater = item as? Self else {
-                return .unsupportedDispatchable(item: typeName(of: item))
-            }
             // The store's state is an `S`, and `S` is `StateType` (checked above).
-            updater.updateState(&state.assumingMemoryBound(to: StateType.self).pointee)
+            withConcrete(item, as: Self.self) { updater in
+                updater.updateState(&state.assumingMemoryBound(to: StateType.self).pointee)
+            }
             return nil
         }
     }
@@ -91,10 +90,7 @@ extension AnySideEffect {
     /// Runs an item of this type as a side effect (the item's type was checked when it was classified).
     static var runner: ItemKind.SideEffectRunner {
         { item, context in
-            guard let sideEffect = item as? Self else {
-                throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
-            }
-            return try sideEffect.anySideEffect(context)
+            try withConcrete(item, as: Self.self) { try $0.anySideEffect(context) }
         }
     }
 }
@@ -103,10 +99,28 @@ extension AsyncSideEffect {
     /// Runs an item of this type as an async side effect (its type was checked when it was classified).
     static var asyncRunner: ItemKind.AsyncSideEffectRunner {
         { item, context in
-            guard let sideEffect = item as? Self else {
-                throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
-            }
+            // Copied out before the await: the concrete view is only valid inside the call.
+            let sideEffect = withConcrete(item, as: Self.self) { $0 }
             return try await sideEffect.runErased(context)
         }
     }
+}
+
+/// Calls `body` with `item` as a `T`, which must be the item's dynamic type: the engine keeps an
+/// ``ItemKind`` per dynamic type, so the closures it builds for a type only ever see that type.
+///
+/// Instead of a checked cast (`item as? T`), which costs a metadata look-up and a dynamic cast per
+/// item, the existential is opened and its value used in place.
+@inline(__always)
+private func withConcrete<T: Dispatchable, Result>(
+    _ item: any Dispatchable,
+    as type: T.Type,
+    _ body: (T) throws -> Result
+) rethrows -> Result {
+    func open<Opened: Dispatchable>(_ opened: Opened) throws -> Result {
+        try withUnsafePointer(to: opened) { pointer in
+            try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
+        }
+    }
+    return try open(item)
 }
