@@ -12,11 +12,13 @@ extension Dispatchable {
 }
 
 /// The fully qualified name of an item's dynamic type, for error messages.
+@usableFromInline
 func typeName(of item: any Dispatchable) -> String {
     String(reflecting: type(of: item))
 }
 
 /// The fully qualified name of a type, for error messages.
+@usableFromInline
 func typeName(_ type: Any.Type) -> String {
     String(reflecting: type)
 }

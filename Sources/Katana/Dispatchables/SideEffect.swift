@@ -20,15 +20,25 @@ public protocol SideEffect: AnySideEffect {
 
 extension SideEffect {
     /// Checks that the store's context has this side effect's types, then runs ``sideEffect(_:)``.
+    ///
+    /// Inlinable, so each side effect's conformance compiles it for its own types; and the context
+    /// is used where it is instead of being copied out by a cast (a copy retains and releases what
+    /// the context holds, which every side effect of the store shares).
+    @inlinable
     public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
-        guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
-            throw KatanaError.sideEffectContextMismatch(
-                sideEffect: typeName(of: self),
-                expected: typeName(SideEffectContext<StateType, Dependencies>.self),
-                actual: typeName(type(of: context))
-            )
+        func run<Context: AnySideEffectContext>(_ context: Context) throws {
+            guard Context.self == SideEffectContext<StateType, Dependencies>.self else {
+                throw KatanaError.sideEffectContextMismatch(
+                    sideEffect: typeName(of: self),
+                    expected: typeName(SideEffectContext<StateType, Dependencies>.self),
+                    actual: typeName(Context.self)
+                )
+            }
+            try withUnsafePointer(to: context) { pointer in
+                try sideEffect(UnsafeRawPointer(pointer).assumingMemoryBound(to: SideEffectContext<StateType, Dependencies>.self).pointee)
+            }
         }
-        try sideEffect(typed)
+        try run(context)
         return ()
     }
 }

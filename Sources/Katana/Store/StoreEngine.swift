@@ -104,6 +104,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var storage: LockedStorage<S>?
     private var chain: StoreInterceptorNext?
     private var context: (any AnySideEffectContext)?
+    private var sideEffects: SideEffectPool?
     private var current: Envelope?
     private var currentConsumed = false
     private var recordsChangesForCurrent = false
@@ -167,6 +168,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                 defer { StoreQueueMarker.set(nil) }
                 self.storage = storage
                 self.context = context
+                self.sideEffects = SideEffectPool(context: context, tracer: self.tracer)
                 if !interceptors.isEmpty {
                     // A plain loop rather than `reduce`: passing closures through generic code
                     // wraps each step of the chain in conversion thunks that every item pays for.
@@ -514,25 +516,21 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         return nil
     }
 
-    /// Starts a synchronous side effect on the concurrent side-effect queue.
+    /// Starts a synchronous side effect, concurrently with the others (see `SideEffectPool`).
     private func run(_ sideEffect: any Dispatchable, with runner: @escaping ItemKind.SideEffectRunner, settling promise: PromiseHandle?) {
-        guard let context else { return }
-        let tracer = self.tracer
-        sideEffectQueue.async {
-            let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, sideEffect, kind: .sideEffect) {
-                do {
-                    return .success(try runner(sideEffect, context))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            promise?.settle(erased: outcome, replacing: sideEffect)
+        guard let sideEffects else {
+            promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: sideEffect))), replacing: sideEffect)
+            return
         }
+        sideEffects.submit(sideEffect, runner: runner, settling: promise)
     }
 
     /// Starts an async side effect as a task.
     private func runAsync(_ sideEffect: any Dispatchable, with runner: @escaping ItemKind.AsyncSideEffectRunner, settling promise: PromiseHandle?) {
-        guard let context else { return }
+        guard let context else {
+            promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: sideEffect))), replacing: sideEffect)
+            return
+        }
         let tracer = self.tracer
         Task {
             let interval = tracer?.begin(sideEffect, kind: .sideEffect)
@@ -692,5 +690,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private func releaseChain() {
         chain = nil
         context = nil
+        sideEffects = nil
     }
 }
