@@ -15,7 +15,7 @@ swift package --allow-writing-to-directory "$results" benchmark \
     --format influx --path "$results" --no-progress
 
 expected=$(grep -hoE '(^|[^A-Za-z])Benchmark\(("|$)' Benchmarks/KatanaBenchmarks/*.swift | grep -c .)
-# Large state and the interceptor-chain reference register one benchmark per size.
+# Large state and the interceptor-chain reference register one benchmark per variant.
 expected=$((expected + 3))
 found=$(python3 - "$results" <<'PY'
 import csv, glob, sys

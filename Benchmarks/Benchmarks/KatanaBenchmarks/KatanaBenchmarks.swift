@@ -12,7 +12,7 @@ let benchmarks: @Sendable () -> Void = {
 private func registerAll() {
     registerFloorBenchmarks()
     registerUpdaterBenchmarks()
-    registerInterceptorChainBenchmarks()
+    registerReferenceBenchmarks()
     registerSideEffectBenchmarks()
     registerLatencyBenchmarks()
     registerLargeStateBenchmarks()

@@ -12,11 +12,13 @@ import Dispatch
 final class SideEffectPool: @unchecked Sendable {
     // @unchecked: `state` is only reached through its lock; everything else is a constant.
 
-    /// One side effect to run, and the promise to settle with its outcome.
+    /// One side effect to run, and the promise to settle with its outcome; or (`isStart`) the
+    /// start of an async side effect, which settles its promise itself and is traced as it runs.
     private struct Job {
         let item: any Dispatchable
         let runner: ItemKind.SideEffectRunner
         let promise: PromiseHandle?
+        var isStart = false
     }
 
     private struct State {
@@ -51,6 +53,24 @@ final class SideEffectPool: @unchecked Sendable {
     func submit(_ item: any Dispatchable, runner: @escaping ItemKind.SideEffectRunner, settling promise: PromiseHandle?) {
         let startsWorker: Bool = state.withLock { state in
             state.jobs.append(Job(item: item, runner: runner, promise: promise))
+            guard state.freeWorkers == 0 else { return false }
+            state.freeWorkers += 1
+            return true
+        }
+        if startsWorker {
+            startWorker()
+        }
+    }
+
+    /// Starts an async side effect from a worker, as a task that runs there until it first
+    /// suspends (see `startTask`): a short one finishes without a hop to another executor.
+    func submitStart(of item: any Dispatchable, _ operation: @escaping @Sendable () async -> Void) {
+        let start: ItemKind.SideEffectRunner = { _, _ in
+            startTask(operation)
+            return ()
+        }
+        let startsWorker: Bool = state.withLock { state in
+            state.jobs.append(Job(item: item, runner: start, promise: nil, isStart: true))
             guard state.freeWorkers == 0 else { return false }
             state.freeWorkers += 1
             return true
@@ -106,6 +126,10 @@ final class SideEffectPool: @unchecked Sendable {
     }
 
     private func run(_ job: Job) {
+        if job.isStart {
+            _ = try? job.runner(job.item, context)
+            return
+        }
         let context = self.context
         let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, job.item, kind: .sideEffect) {
             do {
@@ -115,5 +139,15 @@ final class SideEffectPool: @unchecked Sendable {
             }
         }
         job.promise?.settle(erased: outcome, replacing: job.item)
+    }
+}
+
+/// Runs `operation` as a task that starts right away on the calling thread and leaves it at its
+/// first suspension, where the platform has `Task.immediate`; as an ordinary task elsewhere.
+private func startTask(_ operation: @escaping @Sendable () async -> Void) {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        Task.immediate { await operation() }
+    } else {
+        Task { await operation() }
     }
 }

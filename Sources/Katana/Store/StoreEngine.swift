@@ -525,14 +525,16 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         sideEffects.submit(sideEffect, runner: runner, settling: promise)
     }
 
-    /// Starts an async side effect as a task.
+    /// Starts an async side effect as a task, from a side-effect worker (see `SideEffectPool`).
     private func runAsync(_ sideEffect: any Dispatchable, with runner: @escaping ItemKind.AsyncSideEffectRunner, settling promise: PromiseHandle?) {
-        guard let context else {
+        guard let context, let sideEffects else {
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: sideEffect))), replacing: sideEffect)
             return
         }
         let tracer = self.tracer
-        Task {
+        // Started from a side-effect worker rather than here: the body runs synchronously until
+        // it first awaits, and the store's queue must not wait for that.
+        sideEffects.submitStart(of: sideEffect) {
             let interval = tracer?.begin(sideEffect, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
             do {

@@ -42,7 +42,12 @@ private func chain(
 /// costs a few of them per item; the same closure held in a variable does not. The difference
 /// between "10 from an array" and "0" is the floor under "10 interceptors add ≤ 50 ns per
 /// dispatch" for any store that takes the contract's `[StoreInterceptor]`.
-func registerInterceptorChainBenchmarks() {
+func registerReferenceBenchmarks() {
+    registerInterceptorChainReferences()
+    registerTaskReference()
+}
+
+private func registerInterceptorChainReferences() {
     let count = Scale.dispatches
     let context = SideEffectContext<BenchState, EmptySideEffectDependencyContainer>(
         dependencies: EmptySideEffectDependencyContainer(dispatch: { _ in Promise(resolved: ()) }, getState: { BenchState() }),
@@ -69,5 +74,25 @@ func registerInterceptorChainBenchmarks() {
             benchmark.stopMeasurement()
             check(sink.count == count, "\(variant.name): \(sink.count) items reached the end, expected \(count)")
         }
+    }
+}
+
+/// What "runs as a Swift task" costs by itself: one empty task per operation, all awaited — the
+/// floor under an `AsyncSideEffect`, which the contract runs as a task of its own.
+private func registerTaskReference() {
+    let count = Scale.sideEffects
+    Benchmark("Reference: empty Task per operation, all awaited \(ops(count))", configuration: Configurations.burst()) { benchmark in
+        var tasks: [Task<Int, Never>] = []
+        tasks.reserveCapacity(count)
+        benchmark.startMeasurement()
+        for index in 0 ..< count {
+            tasks.append(Task { index })
+        }
+        var total = 0
+        for task in tasks {
+            total &+= await task.value
+        }
+        benchmark.stopMeasurement()
+        check(total == count * (count - 1) / 2, "tasks: total \(total), expected \(count * (count - 1) / 2)")
     }
 }
