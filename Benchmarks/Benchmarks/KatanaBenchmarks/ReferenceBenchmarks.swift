@@ -1,4 +1,10 @@
 import Benchmark
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Katana
 import KatanaBenchmarkSupport
 
@@ -45,6 +51,7 @@ private func chain(
 func registerReferenceBenchmarks() {
     registerInterceptorChainReferences()
     registerTaskReference()
+    registerHandOffReference()
 }
 
 private func registerInterceptorChainReferences() {
@@ -94,5 +101,108 @@ private func registerTaskReference() {
         }
         benchmark.stopMeasurement()
         check(total == count * (count - 1) / 2, "tasks: total \(total), expected \(count * (count - 1) / 2)")
+    }
+}
+
+/// The least a store with Katana's contract does per dispatch, stripped of everything else: allocate
+/// a promise-like ticket with its own mutex, append it to a mutex-guarded inbox (waking a serial
+/// queue when it is idle), and on that queue take the whole inbox at once, apply a counter
+/// increment and settle each ticket under its mutex. No types, no existentials, no callbacks.
+private final class Ticket: ManagedBuffer<Bool, pthread_mutex_t> {
+    static func make() -> Ticket {
+        let ticket = unsafeDowncast(create(minimumCapacity: 1) { _ in false }, to: Ticket.self)
+        ticket.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+        return ticket
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
+
+    func settle() {
+        withUnsafeMutablePointers { done, mutex in
+            pthread_mutex_lock(mutex)
+            done.pointee = true
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
+
+/// The inbox and the queue that drains it.
+private final class TicketInbox: @unchecked Sendable {
+    // `tickets` and `scheduled` are guarded by `mutex`; `counter` is touched only on `queue`.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var tickets: [Ticket] = []
+    private var scheduled = false
+    private let queue = DispatchQueue(label: "Reference.inbox")
+    private var counter = 0
+    private let target: Int
+    let done = DispatchSemaphoreBox()
+
+    init(target: Int) {
+        self.target = target
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func dispatch() -> Ticket {
+        let ticket = Ticket.make()
+        pthread_mutex_lock(mutex)
+        tickets.append(ticket)
+        let wakes = !scheduled
+        scheduled = true
+        pthread_mutex_unlock(mutex)
+        if wakes {
+            queue.async { self.drain() }
+        }
+        return ticket
+    }
+
+    private func drain() {
+        var batch: [Ticket] = []
+        while true {
+            pthread_mutex_lock(mutex)
+            if tickets.isEmpty {
+                scheduled = false
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            swap(&batch, &tickets)
+            pthread_mutex_unlock(mutex)
+            for ticket in batch {
+                counter += 1
+                ticket.settle()
+            }
+            batch.removeAll(keepingCapacity: true)
+            if counter == target {
+                done.signal()
+            }
+        }
+    }
+}
+
+/// Registers the minimal hand-off: the floor under "updater throughput ≤ 0.4 × the queue-hop floor"
+/// for any store that allocates and settles a promise per dispatch on another thread.
+private func registerHandOffReference() {
+    let count = Scale.dispatches
+    Benchmark("Reference: minimal promise hand-off, no store \(ops(count))", configuration: Configurations.burst()) { benchmark in
+        let inbox = TicketInbox(target: count)
+        benchmark.startMeasurement()
+        var last: Ticket?
+        for _ in 0 ..< count {
+            last = inbox.dispatch()
+        }
+        inbox.done.wait()
+        benchmark.stopMeasurement()
+        check(last != nil, "no ticket was dispatched")
     }
 }
