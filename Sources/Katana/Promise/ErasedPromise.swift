@@ -15,6 +15,19 @@ protocol ErasedPromise: AnyObject {
 final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>, ErasedPromise {
 
     func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        if Value.self == Void.self {
+            // A `Promise<Void>` (side effects, updaters): through code specialised for Void. The
+            // generic path below looks up the metadata of every `Result` and `Promise` it touches.
+            let promise = Promise<Void>(core: unsafeDowncast(self, to: PromiseCore<Void>.self))
+            switch outcome {
+            case .failure(let error):
+                promise.reject(error)
+            case .success:
+                // A `Promise<Void>` only says "done"; any value the handled item produced is dropped.
+                promise.resolve(())
+            }
+            return
+        }
         let promise = Promise(core: self)
         switch outcome {
         case .failure(let error):
@@ -22,9 +35,6 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         case .success(let value):
             if let typed = value as? Value {
                 promise.resolve(typed)
-            } else if let unit = () as? Value {
-                // A `Promise<Void>` only says "done"; any value the handled item produced is dropped.
-                promise.resolve(unit)
             } else {
                 promise.reject(KatanaError.resultTypeMismatch(
                     item: typeName(of: item),

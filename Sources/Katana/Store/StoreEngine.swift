@@ -36,8 +36,6 @@ private let helpingSearchLimit = 64
 /// What the engine does after touching its inbox: nothing, start draining, or refuse (shut down).
 private enum StoreEngineStep {
     case nothing, drain, reject
-    /// The calling thread has taken the drainer's role to start a side effect itself.
-    case startHere
 }
 
 /// The machinery behind a store: its queue of dispatched items, the loop that drains it, the state
@@ -188,7 +186,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                 return .drain
             }
             switch after {
-            case .nothing, .startHere: break
+            case .nothing: break
             case .drain: self.updaterQueue.async { self.drainOnQueue() }
             case .reject: self.updaterQueue.async { self.releaseChain() }
             }
@@ -221,9 +219,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     ) {
         let next: StoreEngineStep = inbox.withLock { inbox in
             if inbox.isShutDown { return .reject }
-            if startingSideEffectWhenIdle, inbox.isReady, !inbox.hasInterceptors, !inbox.isDraining, inbox.items.isEmpty {
-                inbox.isDraining = true
-                return .startHere
+            if startingSideEffectWhenIdle, inbox.isReady, !inbox.hasInterceptors, !inbox.isDraining, inbox.items.isEmpty,
+               startSideEffectWhileIdle(item, settling: promise) {
+                return .nothing
             }
             inbox.items.append(Envelope(item: item, promise: promise, skipsInterceptors: skippingInterceptors))
             // A running drainer takes this item before it stops (the queue's loops until the inbox
@@ -239,21 +237,28 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             updaterQueue.async { self.drainOnQueue() }
         case .reject:
             promise?.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
-        case .startHere:
-            startWhileIdle(item, settling: promise)
         }
     }
 
-    /// Starts a side effect (or rejects an item that cannot be handled) from the dispatching thread,
-    /// which holds the drainer's role; anything else goes into the inbox as usual.
-    private func startWhileIdle(_ item: any Dispatchable, settling promise: PromiseHandle?) {
-        if case .updater = kind(of: item) {
-            // Not reached through the side-effect `dispatch` methods; kept so no item can skip the queue.
-            inbox.withLock { $0.items.append(Envelope(item: item, promise: promise, skipsInterceptors: false)) }
-        } else {
-            handle(item, settling: promise, recordingChanges: false)
+    /// Starts `item` if it is a side effect and returns true; returns false for anything else,
+    /// which then goes into the inbox as usual (an updater must, and an item that cannot be handled
+    /// is rejected by the drainer, so that its promise is not settled under the inbox lock).
+    ///
+    /// Called under the inbox lock while nothing is draining: no drainer can start until the lock
+    /// is released, so the drainer's state (the kind cache, the side-effect pool) is the caller's.
+    private func startSideEffectWhileIdle(_ item: any Dispatchable, settling promise: PromiseHandle?) -> Bool {
+        // Both are set before the store is ready; checked so that nothing is settled under the lock.
+        guard sideEffects != nil, context != nil else { return false }
+        switch kind(of: item) {
+        case .sideEffect(let runner):
+            run(item, with: runner, settling: promise)
+            return true
+        case .asyncSideEffect(let runner):
+            runAsync(item, with: runner, settling: promise)
+            return true
+        case .updater, .unsupported, .ambiguous:
+            return false
         }
-        finishDraining()
     }
 
     /// The updater queue's drain block: handles every waiting item, batch after batch, until the
