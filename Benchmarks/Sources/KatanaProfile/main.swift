@@ -1,3 +1,4 @@
+import Foundation
 import Katana
 import KatanaBenchmarkSupport
 import KatanaObservers
@@ -6,7 +7,8 @@ import KatanaObservers
 //   perf record -g .build/release/KatanaProfile updaters 1000000
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
 // Workloads: updaters, interceptors, onchange, onchange-stored, listeners, sideeffects, asyncsideeffects,
-// roundtrip.
+// roundtrip; and producer, which times the dispatching thread and the store's queue separately (the
+// queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
 let arguments = CommandLine.arguments.dropFirst()
 let workload = arguments.first ?? "updaters"
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
@@ -60,6 +62,26 @@ case "asyncsideeffects":
     let store = BenchStore()
     let promises = (0 ..< count).map { _ in store.dispatch(NoOpAsyncSideEffect()) }
     promises.forEach { $0.settled("async side effect") }
+case "producer":
+    let store = BenchStore()
+    var producing: UInt64 = 0
+    var consuming: UInt64 = 0
+    let batch = 20_000
+    for _ in 0 ..< count / batch {
+        let gate = DispatchSemaphoreBox()
+        store.dispatch(HoldQueue(gate: gate))
+        Thread.sleep(forTimeInterval: 0.002)
+        let start = DispatchTime.now().uptimeNanoseconds
+        var last: Promise<Void>?
+        for _ in 0 ..< batch { last = store.dispatch(Increment()) }
+        let mid = DispatchTime.now().uptimeNanoseconds
+        gate.signal()
+        last?.settled("last")
+        let end = DispatchTime.now().uptimeNanoseconds
+        producing += mid - start
+        consuming += end - mid
+    }
+    print("producer \(Double(producing) / Double(count)) ns/op, consumer \(Double(consuming) / Double(count)) ns/op")
 case "roundtrip":
     let store = BenchStore()
     for _ in 0 ..< count {

@@ -17,13 +17,17 @@ enum EngineDirectory {
 
     private static let directory = Locked(Directory())
 
-    /// Registers `engine` and returns its number (never 0, never reused).
-    static func register(_ engine: any ItemEnqueueing) -> UInt64 {
+    /// A new engine number (never 0, never reused), for `register(_:as:)`.
+    static func newNumber() -> UInt64 {
         directory.withLock { directory in
             directory.lastNumber += 1
-            directory.engines[directory.lastNumber] = Entry(engine: engine)
             return directory.lastNumber
         }
+    }
+
+    /// Registers `engine` under `number`, from `newNumber()`.
+    static func register(_ engine: any ItemEnqueueing, as number: UInt64) {
+        directory.withLock { $0.engines[number] = Entry(engine: engine) }
     }
 
     /// Forgets the engine with this number.

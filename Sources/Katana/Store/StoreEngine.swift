@@ -94,11 +94,15 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private let tracer: SignpostLogger?
 
     private let inbox = Locked(Inbox())
+    /// This engine's number in ``EngineDirectory``.
+    let directoryNumber: UInt64
     /// The state storage once the state initializer has run; nil before.
     let published = Locked<LockedStorage<S>?>(nil)
     private let observers = Locked(Observers())
 
-    // Drainer only.
+    // Drainer only. Dispatching threads read only the constants above, so keep what the drainer
+    // writes for every item out of them: a constant sharing a cache line with a field written per
+    // item costs every dispatch a cache miss while the drainer runs on another core.
     private var storage: LockedStorage<S>?
     private var chain: StoreInterceptorNext?
     private var context: (any AnySideEffectContext)?
@@ -106,8 +110,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var current: Envelope?
     private var currentConsumed = false
     private var recordsChangesForCurrent = false
-    /// Where the state is while an updater changes it in place on this queue; nil otherwise.
-    private var applyingState: UnsafeMutableRawPointer?
     private var changeLog = StateChangeLog<S>()
     /// Whether the state is still the last one `changeLog` recorded (kept out of the log, whose
     /// generic type costs a metadata look-up per access in this unspecialised class).
@@ -118,8 +120,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private var spareBatch: [Envelope] = []
     private var lastKindType: ObjectIdentifier?
     private var lastKind = ItemKind.unsupported
-    /// This engine's number in ``EngineDirectory``; set once, in `init`.
-    private(set) var directoryNumber: UInt64 = 0
 
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
     /// so a burst does not pin its memory once it has settled.
@@ -132,7 +132,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         self.updaterQueue = DispatchQueue(label: label)
         self.listenerExecutor = listenerExecutor
         self.tracer = tracer
-        directoryNumber = EngineDirectory.register(self)
+        directoryNumber = EngineDirectory.newNumber()
+        EngineDirectory.register(self, as: directoryNumber)
     }
 
     deinit {
@@ -460,7 +461,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             // The hot path: nothing holds the old state, so the update mutates the only copy.
             // (No `S?` or `(S, S)` here: in this unspecialised generic code, each of those costs a
             // metadata look-up per item.)
-            changeLogContinues = false
+            if changeLogContinues {
+                changeLogContinues = false
+            }
             return storage.withLock { state in
                 withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
             }
@@ -472,13 +475,11 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         }
     }
 
-    /// Runs the updater on the state at `state`, remembering where the state is meanwhile so that a
-    /// read of the store's state from inside the updater finds it (see `readState`).
+    /// Runs the updater on the state at `state` (the state storage's own memory: a read of the
+    /// store's state from inside the updater finds the update so far there; see `readState`).
     @inline(__always)
     private func run(_ applier: ItemKind.StateApplier, on item: any Dispatchable, at state: UnsafeMutableRawPointer) -> KatanaError? {
-        applyingState = state
-        defer { applyingState = nil }
-        return applier(item, state)
+        applier(item, state)
     }
 
     /// Applies an updater while keeping the state before it, for the listeners and for a follow-up.
@@ -561,9 +562,12 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// dependencies), it returns the state as that updater has left it so far: the updater is
     /// changing it in place, on this thread, under the state lock, so taking the lock would deadlock.
     func readState() -> S {
-        if StoreQueueMarker.current == markerIdentity, let applyingState {
-            // `applyingState` belongs to the updater queue, and we are on it.
-            return applyingState.assumingMemoryBound(to: S.self).pointee
+        if StoreQueueMarker.current == markerIdentity, let storage {
+            // This thread is the engine's drainer, the only thread that ever writes the state, so
+            // reading it here without the lock races with nothing (other threads only read); and
+            // inside an updater the lock is already held by this very thread. Updaters change the
+            // state in place in the storage, so this is also the state as updated so far.
+            return storage.withUnsafeMutablePointerToHeader { $0.pointee }
         }
         guard let storage = published.withLock({ $0 }) else {
             preconditionFailure(
