@@ -33,8 +33,8 @@ enum ItemKind {
             }
             return .updater(erasedApplier(storeState: S.self), followsUp: followsUp)
         }
-        // The runners cast each item to its concrete type, which is much cheaper than the
-        // protocol casts done here once per type.
+        // The runners open each item as its concrete type (see `withConcrete`), which is much
+        // cheaper than the protocol casts done here once per type.
         if let sideEffect = item as? any AsyncSideEffect {
             return .asyncSideEffect(type(of: sideEffect).asyncRunner)
         }

@@ -12,13 +12,12 @@ import Dispatch
 final class SideEffectPool: @unchecked Sendable {
     // @unchecked: `state` is only reached through its lock; everything else is a constant.
 
-    /// One side effect to run, and the promise to settle with its outcome; or (`isStart`) the
-    /// start of an async side effect, which settles its promise itself and is traced as it runs.
-    private struct Job {
-        let item: any Dispatchable
-        let runner: ItemKind.SideEffectRunner
-        let promise: PromiseHandle?
-        var isStart = false
+    /// What a worker runs.
+    private enum Job {
+        /// A side effect, and the promise to settle with its outcome.
+        case run(item: any Dispatchable, runner: ItemKind.SideEffectRunner, promise: PromiseHandle?)
+        /// The start of an async side effect, which settles its promise itself and is traced as it runs.
+        case start(@Sendable () async -> Void)
     }
 
     private struct State {
@@ -51,26 +50,19 @@ final class SideEffectPool: @unchecked Sendable {
     /// Runs `runner` on `item` soon, concurrently with other side effects, and settles `promise`
     /// with what it returns or throws.
     func submit(_ item: any Dispatchable, runner: @escaping ItemKind.SideEffectRunner, settling promise: PromiseHandle?) {
-        let startsWorker: Bool = state.withLock { state in
-            state.jobs.append(Job(item: item, runner: runner, promise: promise))
-            guard state.freeWorkers == 0 else { return false }
-            state.freeWorkers += 1
-            return true
-        }
-        if startsWorker {
-            startWorker()
-        }
+        add(.run(item: item, runner: runner, promise: promise))
     }
 
     /// Starts an async side effect from a worker, as a task that runs there until it first
     /// suspends (see `startTask`): a short one finishes without a hop to another executor.
-    func submitStart(of item: any Dispatchable, _ operation: @escaping @Sendable () async -> Void) {
-        let start: ItemKind.SideEffectRunner = { _, _ in
-            startTask(operation)
-            return ()
-        }
+    func submitStart(_ operation: @escaping @Sendable () async -> Void) {
+        add(.start(operation))
+    }
+
+    /// Puts `job` in the list, and starts a worker for it when none is free.
+    private func add(_ job: Job) {
         let startsWorker: Bool = state.withLock { state in
-            state.jobs.append(Job(item: item, runner: start, promise: nil, isStart: true))
+            state.jobs.append(job)
             guard state.freeWorkers == 0 else { return false }
             state.freeWorkers += 1
             return true
@@ -126,19 +118,20 @@ final class SideEffectPool: @unchecked Sendable {
     }
 
     private func run(_ job: Job) {
-        if job.isStart {
-            _ = try? job.runner(job.item, context)
-            return
-        }
-        let context = self.context
-        let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, job.item, kind: .sideEffect) {
-            do {
-                return .success(try job.runner(job.item, context))
-            } catch {
-                return .failure(error)
+        switch job {
+        case .start(let operation):
+            startTask(operation)
+        case .run(let item, let runner, let promise):
+            let context = self.context
+            let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, item, kind: .sideEffect) {
+                do {
+                    return .success(try runner(item, context))
+                } catch {
+                    return .failure(error)
+                }
             }
+            promise?.settle(erased: outcome, replacing: item)
         }
-        job.promise?.settle(erased: outcome, replacing: job.item)
     }
 }
 

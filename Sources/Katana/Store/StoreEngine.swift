@@ -284,11 +284,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             }
             guard hasWork else { break }
             handleBatch(batch, recordingChanges: recordsChanges)
-            if batch.capacity > Self.retainedBatchCapacity {
-                batch = []
-            } else {
-                batch.removeAll(keepingCapacity: true)
-            }
+            Self.empty(&batch)
         }
         spareBatch = batch
         finishDraining()
@@ -323,11 +319,19 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         var batch = spareBatch
         spareBatch = []
         handleBatch(batch, recordingChanges: recordsChanges)
-        if batch.capacity <= Self.retainedBatchCapacity {
-            batch.removeAll(keepingCapacity: true)
-            spareBatch = batch
-        }
+        Self.empty(&batch)
+        spareBatch = batch
         finishDraining()
+    }
+
+    /// Empties a handled batch's buffer for reuse, or frees it once it has grown past
+    /// `retainedBatchCapacity`, so a burst does not pin its memory.
+    private static func empty(_ batch: inout [Envelope]) {
+        if batch.capacity > retainedBatchCapacity {
+            batch = []
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Runs one batch through the interceptors and handlers, then publishes its state changes.
@@ -465,7 +469,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                 changeLogContinues = false
             }
             return storage.withLock { state in
-                withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
+                withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
             }
         }
         if let failure {
@@ -473,13 +477,6 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         } else {
             promise?.settleDone(replacing: item)
         }
-    }
-
-    /// Runs the updater on the state at `state` (the state storage's own memory: a read of the
-    /// store's state from inside the updater finds the update so far there; see `readState`).
-    @inline(__always)
-    private func run(_ applier: ItemKind.StateApplier, on item: any Dispatchable, at state: UnsafeMutableRawPointer) -> KatanaError? {
-        applier(item, state)
     }
 
     /// Applies an updater while keeping the state before it, for the listeners and for a follow-up.
@@ -493,7 +490,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         if recordingChanges, !followsUp, changeLogContinues {
             // The state before this change is already the last one recorded: no copy of it.
             return storage.withLock { state in
-                let failure = withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
+                let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
                 if failure == nil {
                     changeLog.record(old: state, new: state, continuesRun: true)
                 }
@@ -503,7 +500,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         var change: (old: S, new: S)?
         let failure: KatanaError? = storage.withLock { state in
             let old = state
-            let failure = withUnsafeMutablePointer(to: &state) { run(applier, on: item, at: UnsafeMutableRawPointer($0)) }
+            let failure = withUnsafeMutablePointer(to: &state) { applier(item, UnsafeMutableRawPointer($0)) }
             if failure == nil {
                 change = (old, state)
             }
@@ -540,7 +537,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let tracer = self.tracer
         // Started from a side-effect worker rather than here: the body runs synchronously until
         // it first awaits, and the store's queue must not wait for that.
-        sideEffects.submitStart(of: sideEffect) {
+        sideEffects.submitStart {
             let interval = tracer?.begin(sideEffect, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
             do {
