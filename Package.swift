@@ -19,7 +19,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
-        .testTarget(name: "KatanaTests", dependencies: ["Katana"]),
+        .testTarget(name: "KatanaTests", dependencies: ["Katana", "katana-precondition-probe"]),
+        // Test-only: a program that makes the store's documented programming errors, run as a
+        // child process by `StorePreconditionTests` (and built with `-c release` in CI).
+        .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana"], path: "Tests/PreconditionProbe"),
         .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
         .target(name: "NotificationBridge", swiftSettings: librarySettings),

@@ -17,8 +17,8 @@ extension Promise {
             // The common case, waiting for a dispatched updater: through code specialised for Void,
             // because in this unspecialised generic code every promise type it touches costs a
             // metadata look-up.
-            try Promise<Void>(core: unsafeDowncast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
-            return unsafeBitCast((), to: Value.self)
+            try Promise<Void>(core: Unsafe.downcast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
+            return Unsafe.void(as: Value.self)
         }
         return try blockingWait(timeout: timeout)
     }
@@ -36,6 +36,8 @@ extension Promise {
         if let outcome {
             return try outcome.get()
         }
+        let announcement = BlockingWait.begin()
+        defer { announcement.end() }
         let semaphore = DispatchSemaphore(value: 0)
         let received = Locked<Outcome?>(nil)
         observe { outcome in

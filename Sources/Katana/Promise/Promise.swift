@@ -192,36 +192,3 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         rerun?() ?? self
     }
 }
-
-/// A dispatched item and the number of the store engine it was sent to (see ``EngineDirectory``:
-/// a number rather than a reference, so a promise never keeps a released store alive and costs no
-/// reference counting on the engine).
-struct DispatchWork: Sendable {
-    let item: any Dispatchable
-    let engineNumber: UInt64
-
-    /// The engine the item was dispatched to, or nil once its store has been released.
-    var engine: (any ItemEnqueueing)? {
-        EngineDirectory.engine(numbered: engineNumber)
-    }
-
-    /// Dispatches the item again; rejected with ``KatanaError/storeDeallocated(item:)`` when the store is gone.
-    func redispatch<Value: Sendable>() -> Promise<Value> {
-        guard let engine else {
-            return Promise(rejected: KatanaError.storeDeallocated(item: typeName(of: item)))
-        }
-        let promise = Promise<Value>.pending(dispatching: item, toEngineNumbered: engineNumber)
-        engine.enqueue(item, settling: promise.handle)
-        return promise
-    }
-}
-
-/// Something that accepts dispatched items with the promise to settle: a store's engine.
-protocol ItemEnqueueing: AnyObject {
-    /// Handles, on the calling thread, the waiting items up to the one whose promise is `promise`,
-    /// if nothing is draining the engine and that item is near the front; otherwise does nothing.
-    func helpDrain(until promise: ObjectIdentifier)
-
-    /// Adds an item to the engine's queue, with the promise to settle once it has been handled.
-    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
-}

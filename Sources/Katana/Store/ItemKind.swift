@@ -5,8 +5,30 @@ enum ItemKind {
     /// when the update cannot happen.
     typealias StateApplier = (_ item: any Dispatchable, _ state: UnsafeMutableRawPointer) -> KatanaError?
 
-    /// A state updater: how to apply it, and whether it has a follow-up (``FollowUpStateUpdater``).
-    case updater(StateApplier, followsUp: Bool)
+    /// Calls a ``FollowUpStateUpdater``'s follow-up with the states around its update.
+    typealias FollowUpRunner = (
+        _ item: any Dispatchable,
+        _ previousState: any State,
+        _ currentState: any State,
+        _ context: any AnySideEffectContext
+    ) -> Void
+
+    /// How to handle the state updaters of one type: one object, so that a kind is copied with a
+    /// single retain (docs/PERFORMANCE.md, "Updaters: back-to-back").
+    final class Updater {
+        /// Applies an updater of the type to the state.
+        let apply: StateApplier
+        /// Calls its follow-up; nil when the type is not a ``FollowUpStateUpdater``.
+        let followUp: FollowUpRunner?
+
+        init(apply: @escaping StateApplier, followUp: FollowUpRunner?) {
+            self.apply = apply
+            self.followUp = followUp
+        }
+    }
+
+    /// A state updater, and how to handle one.
+    case updater(Updater)
     /// Runs a side effect of the classified type with the store's context; returns its value.
     typealias SideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) throws -> any Sendable
     /// Runs an async side effect of the classified type with the store's context; returns its value.
@@ -27,13 +49,13 @@ enum ItemKind {
             if item is any AnySideEffect {
                 return .ambiguous
             }
-            let followsUp = item is any FollowUpStateUpdater
+            let followUp = (item as? any FollowUpStateUpdater).map { type(of: $0).followUpRunner }
             if let typed = item as? any StateUpdater {
-                return .updater(type(of: typed).inPlaceApplier(storeState: S.self), followsUp: followsUp)
+                return .updater(Updater(apply: type(of: typed).inPlaceApplier(storeState: S.self), followUp: followUp))
             }
-            return .updater(erasedApplier(storeState: S.self), followsUp: followsUp)
+            return .updater(Updater(apply: erasedApplier(storeState: S.self), followUp: followUp))
         }
-        // The runners open each item as its concrete type (see `withConcrete`), which is much
+        // The runners open each item as its concrete type (`Unsafe.withConcrete`), which is much
         // cheaper than the protocol casts done here once per type.
         if let sideEffect = item as? any AsyncSideEffect {
             return .asyncSideEffect(type(of: sideEffect).asyncRunner)
@@ -50,7 +72,7 @@ enum ItemKind {
             guard let updater = item as? any AnyStateUpdater else {
                 return .unsupportedDispatchable(item: typeName(of: item))
             }
-            let pointer = state.assumingMemoryBound(to: S.self)
+            let pointer = Unsafe.state(at: state, as: S.self)
             let updated = updater.updatedState(currentState: pointer.pointee)
             guard let updated = updated as? S else {
                 return .invalidStateReturned(
@@ -78,10 +100,21 @@ extension StateUpdater {
         }
         return { item, state in
             // The store's state is an `S`, and `S` is `StateType` (checked above).
-            withConcrete(item, as: Self.self) { updater in
-                updater.updateState(&state.assumingMemoryBound(to: StateType.self).pointee)
+            Unsafe.withConcrete(item, as: Self.self) { updater in
+                updater.updateState(&Unsafe.state(at: state, as: StateType.self).pointee)
             }
             return nil
+        }
+    }
+}
+
+extension FollowUpStateUpdater {
+    /// Calls the follow-up of an item of this type (the item's type was checked when it was classified).
+    static var followUpRunner: ItemKind.FollowUpRunner {
+        { item, previousState, currentState, context in
+            Unsafe.withConcrete(item, as: Self.self) {
+                $0.followUp(previousState: previousState, currentState: currentState, context: context)
+            }
         }
     }
 }
@@ -90,7 +123,7 @@ extension AnySideEffect {
     /// Runs an item of this type as a side effect (the item's type was checked when it was classified).
     static var runner: ItemKind.SideEffectRunner {
         { item, context in
-            try withConcrete(item, as: Self.self) { try $0.anySideEffect(context) }
+            try Unsafe.withConcrete(item, as: Self.self) { try $0.anySideEffect(context) }
         }
     }
 }
@@ -100,27 +133,8 @@ extension AsyncSideEffect {
     static var asyncRunner: ItemKind.AsyncSideEffectRunner {
         { item, context in
             // Copied out before the await: the concrete view is only valid inside the call.
-            let sideEffect = withConcrete(item, as: Self.self) { $0 }
+            let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
             return try await sideEffect.runErased(context)
         }
     }
-}
-
-/// Calls `body` with `item` as a `T`, which must be the item's dynamic type: the engine keeps an
-/// ``ItemKind`` per dynamic type, so the closures it builds for a type only ever see that type.
-///
-/// Instead of a checked cast (`item as? T`), which costs a metadata look-up and a dynamic cast per
-/// item, the existential is opened and its value used in place.
-@inline(__always)
-private func withConcrete<T: Dispatchable, Result>(
-    _ item: any Dispatchable,
-    as type: T.Type,
-    _ body: (T) throws -> Result
-) rethrows -> Result {
-    func open<Opened: Dispatchable>(_ opened: Opened) throws -> Result {
-        try withUnsafePointer(to: opened) { pointer in
-            try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
-        }
-    }
-    return try open(item)
 }

@@ -17,8 +17,9 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     ///
     /// Reading it before the store is ready (see ``isReady``) is a programming error and stops the
     /// process, as in Katana. With the default configuration the store is ready as soon as its
-    /// initialiser returns. Read from inside one of this store's own state updaters, it is the state
-    /// as that updater has changed it so far (updaters should use the state they are given instead).
+    /// initialiser returns. Reading it from inside one of this store's own state updaters is the
+    /// same kind of error: an updater changes the state in place, and uses the state it is given.
+    /// A read waits for at most the updater running at that moment.
     public var state: S {
         engine.readState()
     }
@@ -34,7 +35,8 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     }
 
     /// Adds a listener called with `(old, new)` after every handled state updater, in order and
-    /// never concurrently, on the configuration's listener executor.
+    /// never concurrently, on the configuration's listener executor. An updater's promise settles
+    /// once every listener has been called with its change, as in Katana.
     @discardableResult
     public func addListener(_ listener: @escaping StoreListener<S>) -> StoreUnsubscribe {
         engine.addListener(listener)
@@ -49,18 +51,21 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Every state change as an `(old, new)` pair, for code written with async/await.
     ///
     /// Each access starts a new sequence that sees the changes from then on; it ends when the
-    /// store is released, and stops listening when the iterating task stops.
+    /// store is released, and stops listening when the iterating task stops. Promises do not wait
+    /// for a sequence's consumer.
     public var stateUpdates: AsyncStream<(old: S, new: S)> {
         AsyncStream { continuation in
             let unsubscribe = engine.addListener(
                 { old, new in continuation.yield((old: old, new: new)) },
-                onShutdown: { continuation.finish() }
+                isWaitedFor: false,
+                onStop: { continuation.finish() }
             )
             continuation.onTermination = { _ in unsubscribe() }
         }
     }
 
-    /// Dispatches a state updater; the promise is fulfilled once the new state has been stored.
+    /// Dispatches a state updater; the promise is fulfilled once the new state has been stored and
+    /// every listener has been called with the change.
     ///
     /// Updaters run one at a time on the store's serial queue, in dispatch order.
     @discardableResult
@@ -75,7 +80,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
+        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 
@@ -83,7 +88,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
+        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 
@@ -91,7 +96,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @discardableResult
     public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingSideEffectWhenIdle: true)
+        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 

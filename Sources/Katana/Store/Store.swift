@@ -71,13 +71,10 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
                 return engine.readState()
             }
             // The store is gone: its last state, if it ever had one.
-            guard let state = published.withLock({ $0 })?.withLock({ $0 }) else {
-                preconditionFailure(
-                    "Katana: the store's state was read before the store was ready. "
-                        + "Check `isReady` first, or dispatch a side effect: it runs once the store is ready."
-                )
+            guard let cell = published.withLock({ $0 }) else {
+                StorePrecondition.stateReadBeforeReady()
             }
-            return state
+            return cell.read()
         }
         let anyDispatch: AnyDispatch = { item in
             let promise = Promise<any Sendable>.pending()

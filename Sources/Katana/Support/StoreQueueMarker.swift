@@ -6,29 +6,28 @@ import Glibc
 import Musl
 #endif
 
-/// Marks, per thread, which store engine is draining its queue on that thread right now.
+/// Marks, per thread, which store is draining its inbox on that thread right now.
 ///
-/// It lets ``Promise/wait(timeout:)`` refuse to block a store's own queue, and lets the engine tell
-/// an interceptor's synchronous `next` call from one made later on another thread.
+/// It lets ``Promise/wait(timeout:)`` refuse to block a thread that is handling a store's state
+/// updaters (nothing else could handle the item it waits for).
 enum StoreQueueMarker {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private static let key = ThreadLocal.makeKey()
 
-    /// The engine draining on this thread, as an opaque pointer, or nil.
+    /// The store draining on this thread, as an opaque identity, or nil.
     static var current: UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
 
-    /// Whether the calling thread is draining some store's queue.
+    /// Whether the calling thread is draining some store's inbox.
     static var isOnStoreQueue: Bool {
         current != nil
     }
 
-    /// Marks (or, with nil, unmarks) the calling thread.
-    static func set(_ engine: UnsafeMutableRawPointer?) {
-        pthread_setspecific(key, engine)
+    /// Marks (or, with nil, unmarks) the calling thread; returns the previous mark, to restore.
+    @discardableResult
+    static func set(_ store: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, store)
+        return previous
     }
 }

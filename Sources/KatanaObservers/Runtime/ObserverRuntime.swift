@@ -5,12 +5,13 @@ import Katana
 /// The rules of one observer interceptor running in one store: created when the store starts,
 /// released (with its notification observers) when the store is released.
 ///
-/// `intercept` runs on the store's updater queue; the work of state and dispatch rules runs on
+/// `intercept` runs where the store runs the item's interceptors (the store's queue for state
+/// updaters, the side effect's worker for side effects); the work of state and dispatch rules runs on
 /// `queue`; notification rules run on the thread that posts the notification.
 final class ObserverRuntime: @unchecked Sendable {
     // @unchecked: every stored property is a constant, except the notification tokens (only touched
-    // in `init` and `deinit`; NotificationCenter is thread-safe) and the item-type memo (only touched
-    // in `intercept`, which the store calls from one drainer at a time).
+    // in `init` and `deinit`; NotificationCenter is thread-safe) and the item-type memo (behind its
+    // own lock: side effects' interceptors run concurrently, on the workers running them).
     private let context: any AnySideEffectContext
     private let stateRules: [StateRuleInstance]
     /// The same rules, unretained: `stateRules` keeps them alive, and calling them through these
@@ -22,6 +23,7 @@ final class ObserverRuntime: @unchecked Sendable {
     private var tokens: [any NSObjectProtocol] = []
     /// The last item type `intercept` saw and whether it is a state updater: the protocol check is
     /// the expensive part, and a store mostly sees the same few types.
+    private let memoLock = NSLock()
     private var lastItemType: ObjectIdentifier?
     private var lastItemIsUpdater = false
 
@@ -85,14 +87,7 @@ final class ObserverRuntime: @unchecked Sendable {
     /// Lets the item through, then checks the rules it may trigger.
     func intercept(_ item: any Dispatchable, next: StoreInterceptorNext) throws {
         let itemType = ObjectIdentifier(type(of: item))
-        let isUpdater: Bool
-        if itemType == lastItemType {
-            isUpdater = lastItemIsUpdater
-        } else {
-            isUpdater = item is any AnyStateUpdater
-            lastItemType = itemType
-            lastItemIsUpdater = isUpdater
-        }
+        let isUpdater = isStateUpdater(item, of: itemType)
         let matchingDispatchRules = dispatchRules.isEmpty ? nil : dispatchRules[itemType]
         let watchesState = isUpdater && !stateRules.isEmpty
         guard watchesState || matchingDispatchRules != nil else {
@@ -134,6 +129,23 @@ final class ObserverRuntime: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Whether `item`, whose type is `itemType`, is a state updater (remembered for the last type).
+    private func isStateUpdater(_ item: any Dispatchable, of itemType: ObjectIdentifier) -> Bool {
+        memoLock.lock()
+        if itemType == lastItemType {
+            let isUpdater = lastItemIsUpdater
+            memoLock.unlock()
+            return isUpdater
+        }
+        memoLock.unlock()
+        let isUpdater = item is any AnyStateUpdater
+        memoLock.lock()
+        lastItemType = itemType
+        lastItemIsUpdater = isUpdater
+        memoLock.unlock()
+        return isUpdater
     }
 
     private func received(_ notification: Notification, for rule: NotificationRule) {

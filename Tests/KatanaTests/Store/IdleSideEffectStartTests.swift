@@ -10,8 +10,8 @@ private struct ReadCounterAsync: AsyncSideEffect {
     }
 }
 
-/// A side effect dispatched to an idle store with no interceptors starts from the dispatching
-/// thread, without a hop through the store's queue; anything dispatched before it still comes first.
+/// A side effect dispatched to an idle store starts from the dispatching thread, without a hop
+/// through the store's queue; anything dispatched before it still comes first.
 @Suite struct IdleSideEffectStartTests {
     // Async tests that poll without blocking: the async side effects need the cooperative thread
     // pool, which blocking waits in parallel tests could exhaust.
@@ -51,17 +51,23 @@ private struct ReadCounterAsync: AsyncSideEffect {
         }
     }
 
-    @Test func withInterceptors_sideEffectsStillGoThroughTheStoreQueue() throws {
+    @Test func withInterceptors_aSideEffectStillStartsWithoutTheStoreQueue_andItsInterceptorsRunOnItsWorker() throws {
         let seen = Recorder<String>()
-        let recorder: StoreInterceptor = { _ in { next in { item in seen.append("\(type(of: item))"); try next(item) } } }
+        let onStoreQueue = Recorder<Bool>()
+        let recorder: StoreInterceptor = { _ in
+            { next in
+                { item in
+                    seen.append("\(type(of: item))")
+                    onStoreQueue.append(StoreQueueMarker.isOnStoreQueue)
+                    try next(item)
+                }
+            }
+        }
         let store = makeStore(interceptors: [recorder])
         store.engine.updaterQueue.suspend()
-        let read = store.dispatch(ReadCounter())
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(read.isPending)
-        #expect(seen.values.isEmpty)
-        store.engine.updaterQueue.resume()
-        #expect(try read.wait(timeout: .seconds(10)) == 0)
+        defer { store.engine.updaterQueue.resume() }
+        #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == 0)
         #expect(seen.values == ["ReadCounter"])
+        #expect(onStoreQueue.values == [false])
     }
 }

@@ -3,9 +3,9 @@ import Testing
 @testable import Katana
 
 /// The (old, new) pairs the runs describe, as listeners receive them.
-private func pairs(_ runs: [[CounterState]]) -> [Change] {
+private func pairs(_ runs: [ChangeRun<CounterState>]) -> [Change] {
     runs.flatMap { run in
-        zip(run, run.dropFirst()).map { Change($0.counter, $1.counter) }
+        zip(run.states, run.states.dropFirst()).map { Change($0.counter, $1.counter) }
     }
 }
 
@@ -17,23 +17,23 @@ private func state(_ counter: Int) -> CounterState {
 @Suite struct StateChangeLogTests {
     @Test func consecutiveChanges_makeOneRunAndContinueIntoTheNextBatch() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1), continuesRun: false)
-        log.record(old: state(1), new: state(2), continuesRun: true)
+        log.record(old: state(0), new: state(1), continuesRun: false, settling: nil)
+        log.record(old: state(1), new: state(2), continuesRun: true, settling: nil)
         #expect(log.hasChanges)
         let first = log.takeRuns(continuesRun: true)
-        #expect(first.map(\.count) == [3])
+        #expect(first.map(\.states.count) == [3])
         #expect(pairs(first) == [Change(0, 1), Change(1, 2)])
         #expect(!log.hasChanges)
 
-        log.record(old: state(2), new: state(3), continuesRun: true)
+        log.record(old: state(2), new: state(3), continuesRun: true, settling: nil)
         #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(2, 3)])
     }
 
     @Test func aChangeNobodyRecorded_startsANewRunFromTheRecordedOldState() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1), continuesRun: false)
+        log.record(old: state(0), new: state(1), continuesRun: false, settling: nil)
         // The state went from 1 to 5 unrecorded.
-        log.record(old: state(5), new: state(6), continuesRun: false)
+        log.record(old: state(5), new: state(6), continuesRun: false, settling: nil)
         #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(0, 1), Change(5, 6)])
     }
 
@@ -41,26 +41,43 @@ private func state(_ counter: Int) -> CounterState {
         var log = StateChangeLog<CounterState>()
         let changes = StateChangeLog<CounterState>.runLength * 3 + 7
         for counter in 0 ..< changes {
-            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0)
+            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0, settling: nil)
         }
         let runs = log.takeRuns(continuesRun: true)
         #expect(runs.count > 1)
-        #expect(runs.allSatisfy { $0.count <= StateChangeLog<CounterState>.runLength + 2 })
+        #expect(runs.allSatisfy { $0.states.count <= StateChangeLog<CounterState>.runLength + 2 })
         #expect(pairs(runs) == (0 ..< changes).map { Change($0, $0 + 1) })
     }
 
     @Test func reusedBuffers_carryNothingOver() {
         var log = StateChangeLog<CounterState>()
-        log.record(old: state(0), new: state(1), continuesRun: false)
+        log.record(old: state(0), new: state(1), continuesRun: false, settling: nil)
         var returned = log.takeRuns(continuesRun: false)
         for index in returned.indices {
-            returned[index].removeAll(keepingCapacity: true)
+            returned[index].empty()
         }
         log.addSpare(&returned, keepingAtMost: 4)
         #expect(returned.isEmpty)
-        log.record(old: state(1), new: state(2), continuesRun: false)
-        log.record(old: state(9), new: state(10), continuesRun: false)
+        log.record(old: state(1), new: state(2), continuesRun: false, settling: nil)
+        log.record(old: state(9), new: state(10), continuesRun: false, settling: nil)
         #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(1, 2), Change(9, 10)])
+    }
+
+    @Test func eachChange_carriesTheDispatchItSettles_evenAcrossRuns() {
+        var log = StateChangeLog<CounterState>()
+        let changes = StateChangeLog<CounterState>.runLength + 5
+        let promises = (0 ..< changes).map { _ in Promise<Void>.pending() }
+        for counter in 0 ..< changes {
+            // Every other change has nobody waiting for it.
+            let dispatch = counter.isMultiple(of: 2) ? Envelope(Increment(amount: counter), promise: promises[counter].handle) : nil
+            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0, settling: dispatch)
+        }
+        let runs = log.takeRuns(continuesRun: true)
+        #expect(runs.allSatisfy { $0.dispatches.count == $0.changeCount })
+        let carried = runs.flatMap(\.dispatches).map { dispatch in
+            dispatch.flatMap { ($0.item as? Increment)?.amount }
+        }
+        #expect(carried == (0 ..< changes).map { $0.isMultiple(of: 2) ? $0 : nil })
     }
 
     @Test func listenerAddedAfterUnrecordedUpdates_firstHearsTheStateThoseUpdatesLeft() throws {

@@ -1,0 +1,47 @@
+/// A promise's storage: its phase and retry work behind one lock, in one allocation.
+///
+/// Not `Sendable` itself (a `ManagedBuffer` cannot be); it crosses threads inside ``Promise`` and
+/// ``PromiseHandle``, which are safe because all its state is reached through its lock.
+final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>, ErasedPromise {
+
+    func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        if Value.self == Void.self {
+            // A `Promise<Void>` (side effects, updaters): through code specialised for Void. The
+            // generic path below looks up the metadata of every `Result` and `Promise` it touches.
+            let promise = Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self))
+            switch outcome {
+            case .failure(let error):
+                promise.reject(error)
+            case .success:
+                // A `Promise<Void>` only says "done"; any value the handled item produced is dropped.
+                promise.resolve(())
+            }
+            return
+        }
+        let promise = Promise(core: self)
+        switch outcome {
+        case .failure(let error):
+            promise.reject(error)
+        case .success(let value):
+            if let typed = value as? Value {
+                promise.resolve(typed)
+            } else {
+                promise.reject(KatanaError.resultTypeMismatch(
+                    item: typeName(of: item),
+                    expected: typeName(Value.self),
+                    actual: typeName(type(of: value))
+                ))
+            }
+        }
+    }
+
+    func settleDone(replacing item: any Dispatchable) {
+        if Value.self == Void.self {
+            // The common case, an updater's `Promise<Void>`: through code specialised for Void,
+            // without dynamic casts.
+            Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self)).resolve(())
+        } else {
+            settle(erased: .success(()), replacing: item)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// A type-erased promise the store keeps next to a dispatched item.
+struct PromiseHandle: @unchecked Sendable {
+    // @unchecked: the core's state is only reached through its lock.
+    let core: any ErasedPromise
+
+    /// Settles the promise with an erased outcome.
+    func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        core.settle(erased: outcome, replacing: item)
+    }
+
+    /// Settles the promise for a handled state updater.
+    func settleDone(replacing item: any Dispatchable) {
+        core.settleDone(replacing: item)
+    }
+}
+
+extension Promise {
+    /// This promise, type-erased, for the store's queue.
+    var handle: PromiseHandle {
+        PromiseHandle(core: core)
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What a listener delivery running on this thread still has to settle in the run it is
+/// delivering: found through a thread-local slot by a listener that blocks in a `wait` (its
+/// delivery cannot go on until the listener returns, so those promises settle at once).
+///
+/// Touched only by the thread running the delivery: the delivery itself, and the listeners it calls.
+final class DeliveryProgress {
+    /// The delivery; it outlives its progress (it created it, and clears the slot when it ends).
+    unowned let owner: any ListenersBlocking
+    /// The dispatches of the current run whose promises are not settled yet, in change order.
+    var unsettled: ArraySlice<Envelope?> = []
+
+    init(owner: any ListenersBlocking) {
+        self.owner = owner
+    }
+
+    /// Settles every promise still waiting in the current run.
+    func settleUnsettled() {
+        let waiting = unsettled
+        unsettled = []
+        for dispatch in waiting {
+            if let dispatch {
+                dispatch.promise?.settleDone(replacing: dispatch.item)
+            }
+        }
+    }
+
+    /// The delivery in progress on this thread, if any.
+    static var current: DeliveryProgress? {
+        pthread_getspecific(key).map { Unsafe.object(at: $0, as: DeliveryProgress.self) }
+    }
+
+    /// Marks `progress` as the delivery in progress on this thread; returns the previous mark.
+    static func enter(_ progress: DeliveryProgress) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unsafe.opaque(progress))
+        return previous
+    }
+
+    /// Restores the mark `enter` replaced.
+    static func leave(restoring previous: UnsafeMutableRawPointer?) {
+        pthread_setspecific(key, previous)
+    }
+
+    private static let key = ThreadLocal.makeKey()
+}

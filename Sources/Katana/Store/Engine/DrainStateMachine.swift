@@ -1,0 +1,259 @@
+/// The life-cycle of a store's inbox: the items waiting to be handled, and who handles them.
+///
+/// A plain value, so every transition is tested without threads (`DrainStateMachineTests`). The
+/// engine keeps one behind its inbox lock; each method is one event: it moves the machine to its
+/// next phase and returns what the engine must do once it has released the lock.
+///
+/// Items are handled by one thread at a time, the drainer: the thread a transition hands the
+/// ``DrainRight`` to. While nobody drains, the machine itself holds the `Drainer` (everything only
+/// the drainer may touch); a transition gives it out inside a right, and the right comes back,
+/// consumed, when that thread is done. So no two threads ever hold the drainer, by construction.
+///
+///     starting ─ready─▶ idle ─enqueue─▶ scheduled ─drain block starts─▶ draining
+///     draining ─finish─▶ idle (inbox empty) or scheduled (items left)
+///     idle ─a side effect handled by the thread dispatching it─▶ draining
+///     scheduled ─a waiting thread helps─▶ drainingWithBlockQueued ─finish─▶ scheduled
+///                                        drainingWithBlockQueued ─the block starts─▶ draining
+///     stop: starting, idle, scheduled ─▶ stopped;  draining… ─▶ drainingThenStop ─finish─▶ stopped
+struct DrainStateMachine<Drainer: AnyObject, Item> {
+    /// Where the inbox is in its life.
+    enum Phase {
+        /// The store is starting: items wait until it is ready.
+        case starting
+        /// Ready, with nothing waiting and nobody draining. Holds the drainer.
+        case idle(Drainer)
+        /// A drain block is on the store's queue and has not started; items wait for it. Holds the drainer.
+        case scheduled(Drainer)
+        /// A thread holds the drainer and takes the waiting items before it gives it back.
+        case draining
+        /// A thread that was waiting for a promise holds the drainer while a drain block is also
+        /// queued (the block then finds the drainer taken, and leaves the rest to it).
+        case drainingWithBlockQueued
+        /// The store was released while a thread held the drainer: that thread lets it go when done.
+        case drainingThenStop
+        /// The store was released: nothing more is handled.
+        case stopped
+    }
+
+    /// The right to drain the inbox, and with it the drainer: whoever holds one is the only thread
+    /// touching what the drainer owns. Not copyable, and only the machine makes one; the holder
+    /// gives it up with ``relinquish()`` for ``finish(_:)``.
+    struct DrainRight: ~Copyable {
+        /// Everything only the drainer may touch.
+        let drainer: Drainer
+
+        fileprivate init(_ drainer: Drainer) {
+            self.drainer = drainer
+        }
+
+        /// Gives the right up; only ``DrainStateMachine/finish(_:)`` can use what is left of it.
+        consuming func relinquish() -> Relinquished {
+            Relinquished(drainer: drainer)
+        }
+    }
+
+    /// A right given up, on its way back to the machine: it no longer gives access to the drainer.
+    struct Relinquished {
+        fileprivate let drainer: Drainer
+    }
+
+    /// What the engine does after an item arrives.
+    enum EnqueueAction: ~Copyable {
+        /// Nothing: the item waits for the drainer (or for the store to become ready).
+        case none
+        /// Put a drain block on the store's queue.
+        case scheduleDrain
+        /// The store is stopped: settle the item's promise with an error.
+        case reject(Item)
+        /// The store was idle and the item may start on the calling thread: handle it now (it
+        /// was not added to the inbox) with the handover's right, then ``finish(_:)``.
+        case handleHere(Handover)
+    }
+
+    /// What the engine does after start-up, or after a drainer finished.
+    enum ScheduleAction {
+        /// Nothing to do.
+        case none
+        /// Put a drain block on the store's queue.
+        case scheduleDrain
+        /// The store was stopped: let the drainer (and everything it holds) go.
+        case release(Drainer)
+    }
+
+    /// What a thread gets when it takes the drain over: the right, the items to handle (up to and
+    /// including its own), and the audience to handle them for.
+    struct Handover: ~Copyable {
+        let right: DrainRight
+        let items: [Item]
+        let audience: Audience
+
+        /// The right alone, for a holder that deals with the items some other way.
+        consuming func intoRight() -> DrainRight {
+            right
+        }
+    }
+
+    /// What the engine does when the store is released.
+    struct StopAction {
+        /// Items that will never be handled: settle their promises with an error.
+        var rejected: [Item]
+        /// The drainer, when nobody held it: let it go.
+        var released: Drainer?
+    }
+
+    private(set) var phase: Phase = .starting
+    private var items: [Item] = []
+    /// Who hears about state changes; the drainer learns it with each batch.
+    var audience = Audience.nobody
+
+    /// The number of items waiting.
+    var waitingCount: Int {
+        items.count
+    }
+
+    // MARK: - Events
+
+    /// Start-up finished: the store is ready, and `drainer` handles items from now on.
+    mutating func becomeReady(with drainer: Drainer) -> ScheduleAction {
+        switch phase {
+        case .starting:
+            if items.isEmpty {
+                phase = .idle(drainer)
+                return .none
+            }
+            phase = .scheduled(drainer)
+            return .scheduleDrain
+        case .stopped:
+            // Released while it was starting: the drainer was never used.
+            return .release(drainer)
+        case .idle, .scheduled, .draining, .drainingWithBlockQueued, .drainingThenStop:
+            // A store becomes ready once; a second drainer has nothing to do.
+            return .release(drainer)
+        }
+    }
+
+    /// An item was dispatched. With `handlingHereWhenIdle`, an idle store hands the caller the
+    /// right to handle it at once on its own thread (everything dispatched before it has been
+    /// handled, so the order holds) instead of queueing it.
+    mutating func enqueue(_ item: consuming Item, handlingHereWhenIdle: Bool = false) -> EnqueueAction {
+        switch phase {
+        case .starting, .scheduled, .draining, .drainingWithBlockQueued:
+            items.append(item)
+            return .none
+        case .idle(let drainer):
+            if handlingHereWhenIdle {
+                phase = .draining
+                return .handleHere(Handover(right: DrainRight(drainer), items: [item], audience: audience))
+            }
+            items.append(item)
+            phase = .scheduled(drainer)
+            return .scheduleDrain
+        case .drainingThenStop, .stopped:
+            return .reject(item)
+        }
+    }
+
+    /// A drain block starts on the store's queue: it gets the right to drain, unless a waiting
+    /// thread took the drainer meanwhile (or the store stopped).
+    mutating func drainBlockStarts() -> DrainRight? {
+        switch phase {
+        case .scheduled(let drainer):
+            phase = .draining
+            return DrainRight(drainer)
+        case .drainingWithBlockQueued:
+            phase = .draining
+            return nil
+        case .starting, .idle, .draining, .drainingThenStop, .stopped:
+            return nil
+        }
+    }
+
+    /// The drainer asks for the waiting items: they are swapped into `buffer` (which must be
+    /// empty), and the audience to handle them for is returned; nil when none is waiting (the
+    /// drainer then finishes).
+    mutating func nextBatch(into buffer: inout [Item], for right: borrowing DrainRight) -> Audience? {
+        switch phase {
+        case .draining, .drainingWithBlockQueued, .drainingThenStop:
+            guard !items.isEmpty else { return nil }
+            swap(&buffer, &items)
+            return audience
+        case .starting, .idle, .scheduled, .stopped:
+            // Nobody drains in these phases: a right from elsewhere takes nothing.
+            return nil
+        }
+    }
+
+    /// The drainer is done (the inbox may still hold items it left): the drainer goes back to the
+    /// machine, and a drain block is scheduled for what is left.
+    mutating func finish(_ right: Relinquished) -> ScheduleAction {
+        let drainer = right.drainer
+        switch phase {
+        case .draining:
+            if items.isEmpty {
+                phase = .idle(drainer)
+                return .none
+            }
+            phase = .scheduled(drainer)
+            return .scheduleDrain
+        case .drainingWithBlockQueued:
+            // The queued block drains what is left.
+            phase = .scheduled(drainer)
+            return .none
+        case .drainingThenStop:
+            phase = .stopped
+            return .release(drainer)
+        case .starting, .idle, .scheduled, .stopped:
+            // Only a drainer finishes, and only while draining.
+            return .release(drainer)
+        }
+    }
+
+    /// A thread is about to block on the promise of an item that may be waiting here. When a drain
+    /// block is queued but has not started, and that item is among the first `searchLimit`, the
+    /// thread gets the right and the items up to and including it (it handles them itself instead
+    /// of sleeping until the queue wakes up); later items stay for the block.
+    mutating func help(searchLimit: Int, isTarget: (Item) -> Bool) -> Handover? {
+        guard case .scheduled(let drainer) = phase,
+              let index = items.prefix(searchLimit).firstIndex(where: isTarget)
+        else { return nil }
+        phase = .drainingWithBlockQueued
+        var taken: [Item] = []
+        if index == items.count - 1 {
+            swap(&taken, &items)
+        } else {
+            taken.append(contentsOf: items[...index])
+            items.removeFirst(index + 1)
+        }
+        return Handover(right: DrainRight(drainer), items: taken, audience: audience)
+    }
+
+    /// The store was released: nothing more is handled. The waiting items are handed back to be
+    /// rejected; the drainer is let go now if nobody holds it, or by its holder when it finishes.
+    mutating func stop() -> StopAction {
+        var rejected: [Item] = []
+        swap(&rejected, &items)
+        switch phase {
+        case .starting:
+            phase = .stopped
+            return StopAction(rejected: rejected, released: nil)
+        case .idle(let drainer), .scheduled(let drainer):
+            phase = .stopped
+            return StopAction(rejected: rejected, released: drainer)
+        case .draining, .drainingWithBlockQueued:
+            phase = .drainingThenStop
+            return StopAction(rejected: rejected, released: nil)
+        case .drainingThenStop, .stopped:
+            return StopAction(rejected: rejected, released: nil)
+        }
+    }
+
+    /// Whether the store has become ready and is not stopped.
+    var isReady: Bool {
+        switch phase {
+        case .idle, .scheduled, .draining, .drainingWithBlockQueued:
+            return true
+        case .starting, .drainingThenStop, .stopped:
+            return false
+        }
+    }
+}

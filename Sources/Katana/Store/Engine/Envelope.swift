@@ -1,0 +1,27 @@
+/// One dispatched item, on its way through the store, and the promise to settle once it has been
+/// handled.
+struct Envelope: Sendable {
+    /// The dispatched item.
+    let item: any Dispatchable
+    /// The promise to settle; nil for items nobody waits for (an interceptor's late `next` call).
+    let promise: PromiseHandle?
+    /// Whether the item has been through the interceptors already (an item an interceptor passed
+    /// on later, or a replacement handed from one kind of path to the other).
+    let skipsInterceptors: Bool
+
+    init(_ item: any Dispatchable, promise: PromiseHandle?, skipsInterceptors: Bool = false) {
+        self.item = item
+        self.promise = promise
+        self.skipsInterceptors = skipsInterceptors
+    }
+
+    /// Rejects the promise with `error`.
+    func reject(_ error: any Error) {
+        promise?.settle(erased: .failure(error), replacing: item)
+    }
+
+    /// Rejects the promise because the store is gone.
+    func rejectStoreGone() {
+        reject(KatanaError.storeDeallocated(item: typeName(of: item)))
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A store's interceptors, composed once into one chain and kept, with everything they capture,
+/// for as long as the store lives.
+///
+/// The chain runs on whichever thread handles the item: the drainer for state updaters (and for
+/// items that are neither updater nor side effect), a side-effect worker for side effects, so
+/// several runs may be in progress at once. Each run goes through a ``Pass``, which the run puts
+/// in a thread-local slot: what an interceptor passes on synchronously reaches the pass of the
+/// run on its own thread, and settles the item's promise; what an interceptor passes on later,
+/// from elsewhere, reaches `late` and is handled in turn, without a promise.
+final class InterceptorChain: @unchecked Sendable {
+    // @unchecked: every stored property is a constant once `init` returns (`entry` is assigned
+    // there, after the chain it closes over has been built).
+
+    /// How a run ended.
+    enum Verdict {
+        /// An interceptor passed the item (or a replacement) on: it was handled.
+        case passedOn
+        /// No interceptor passed it on: it is blocked.
+        case blocked
+        /// An interceptor threw before passing it on: it is rejected with the error.
+        case rejected(any Error)
+    }
+
+    /// One run through the chain: receives what reaches the end of it on the run's thread.
+    ///
+    /// The first item to arrive settles the run's promise; an interceptor that calls `next` again
+    /// gets that item handled too, without a promise.
+    final class Pass {
+        fileprivate let chain: ObjectIdentifier
+        private let handle: (Envelope) -> Void
+        private var promise: PromiseHandle?
+        fileprivate private(set) var passedOn = false
+
+        /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
+        /// marked as having been through the interceptors).
+        init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Void) {
+            self.chain = ObjectIdentifier(chain)
+            self.handle = handle
+        }
+
+        fileprivate func begin(settling promise: PromiseHandle?) {
+            self.promise = promise
+            passedOn = false
+        }
+
+        fileprivate func receive(_ item: any Dispatchable) {
+            let promise = passedOn ? nil : self.promise
+            passedOn = true
+            self.promise = nil
+            handle(Envelope(item, promise: promise, skipsInterceptors: true))
+        }
+    }
+
+    /// The interceptors the store was given, kept so that what only their outer closures capture
+    /// lives as long as the store.
+    private let interceptors: [StoreInterceptor]
+    private var entry: StoreInterceptorNext = { _ in }
+
+    /// Composes `interceptors` (each initialised now, with `context`), in order; an item passed on
+    /// outside any run goes to `late`.
+    init(
+        _ interceptors: [StoreInterceptor],
+        context: any AnySideEffectContext,
+        late: @escaping @Sendable (Envelope) -> Void
+    ) {
+        self.interceptors = interceptors
+        let identity = ObjectIdentifier(self)
+        var next: StoreInterceptorNext = { item in
+            if let pass = Self.currentPass, pass.chain == identity {
+                pass.receive(item)
+            } else {
+                late(Envelope(item, promise: nil, skipsInterceptors: true))
+            }
+        }
+        // A loop rather than `reduce`: closures passed through generic code pick up conversion
+        // thunks that every item then pays for (docs/PERFORMANCE.md, "Updaters: 10 pass-through
+        // interceptors").
+        for interceptor in interceptors.reversed() {
+            next = interceptor(context)(next)
+        }
+        entry = next
+    }
+
+    /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on
+    /// goes to `pass`, the first item with the envelope's promise.
+    func run(_ envelope: Envelope, in pass: Pass) -> Verdict {
+        pass.begin(settling: envelope.promise)
+        let previous = pthread_getspecific(Self.passKey)
+        pthread_setspecific(Self.passKey, Unsafe.opaque(pass))
+        defer { pthread_setspecific(Self.passKey, previous) }
+        do {
+            try entry(envelope.item)
+        } catch {
+            // Thrown after passing the item on: it was handled, and its promise settles with that.
+            return pass.passedOn ? .passedOn : .rejected(error)
+        }
+        return pass.passedOn ? .passedOn : .blocked
+    }
+
+    /// The pass of the run in progress on this thread, if any. A run keeps its pass alive for as
+    /// long as the slot points to it.
+    private static var currentPass: Pass? {
+        pthread_getspecific(passKey).map { Unsafe.object(at: $0, as: Pass.self) }
+    }
+
+    private static let passKey: pthread_key_t = ThreadLocal.makeKey()
+}

@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs a store's side effects concurrently, each with its interceptor chain, on workers that take
+/// them from a list (see ``SideEffectPoolState`` for when a worker starts, and where).
+///
+/// A side effect's interceptors run where the side effect runs, on its worker, as in Katana 6: an
+/// interceptor may block on a dispatch it makes there. What its interceptors pass on is handled as
+/// what it is: a side effect runs on the same worker, anything else goes to the store's inbox.
+final class SideEffectPool: @unchecked Sendable {
+    // @unchecked: `state` is only reached through its lock; everything else is a constant.
+
+    /// What a worker runs: a side effect, the promise to settle with its outcome, how to run it,
+    /// and whether its interceptors still have to see it.
+    enum Job {
+        /// A synchronous or returning side effect.
+        case run(Envelope, ItemKind.SideEffectRunner)
+        /// An async side effect, started as a task that settles its promise when it ends.
+        case start(Envelope, ItemKind.AsyncSideEffectRunner)
+    }
+
+    private let state = Locked(SideEffectPoolState<Job>())
+    private let context: any AnySideEffectContext
+    private let tracer: SignpostLogger?
+    private let chain: InterceptorChain?
+    private let classify: @Sendable (any Dispatchable) -> ItemKind
+    private let handOff: @Sendable (Envelope) -> Void
+    private let queue = DispatchQueue.global()
+
+    /// A pool for side effects run with `context`, through `chain` when there is one. `classify`
+    /// tells what an interceptor passed on in place of a side effect, and `handOff` sends it to
+    /// the store when it is not a side effect.
+    init(
+        context: any AnySideEffectContext,
+        tracer: SignpostLogger?,
+        chain: InterceptorChain?,
+        classify: @escaping @Sendable (any Dispatchable) -> ItemKind,
+        handOff: @escaping @Sendable (Envelope) -> Void
+    ) {
+        self.context = context
+        self.tracer = tracer
+        self.chain = chain
+        self.classify = classify
+        self.handOff = handOff
+    }
+
+    /// Runs `job` soon, concurrently with other side effects.
+    func submit(_ job: Job) {
+        start(state.withLock { $0.add(job) })
+    }
+
+    // MARK: - Workers
+
+    private func start(_ worker: SideEffectPoolState<Job>.WorkerStart) {
+        switch worker {
+        case .none:
+            break
+        case .onQueue:
+            queue.async { self.work(onOwnThread: false) }
+        case .onOwnThread:
+            Thread.detachNewThread { self.work(onOwnThread: true) }
+        }
+    }
+
+    /// A worker: takes jobs until none is waiting.
+    private func work(onOwnThread: Bool) {
+        let previous = pthread_getspecific(Self.workerKey)
+        pthread_setspecific(Self.workerKey, Unsafe.opaque(self))
+        defer { pthread_setspecific(Self.workerKey, previous) }
+        var taken = state.withLock { state in
+            state.workerBegins(onOwnThread: onOwnThread)
+            return state.take()
+        }
+        while let job = taken.job {
+            start(taken.start)
+            run(job)
+            taken = state.withLock { state in
+                state.finished()
+                return state.take()
+            }
+        }
+    }
+
+    /// The pool whose worker is running on this thread, if any (a worker keeps its pool alive).
+    static var current: SideEffectPool? {
+        pthread_getspecific(workerKey).map { Unsafe.object(at: $0, as: SideEffectPool.self) }
+    }
+
+    private static let workerKey = ThreadLocal.makeKey()
+
+    /// Called by this pool's worker thread before it blocks in a `wait`: a job waiting without a
+    /// free worker then gets a worker of its own, so a blocked worker never holds the others up.
+    func workerWillBlock() {
+        start(state.withLock { $0.workerWillBlock() })
+    }
+
+    /// Called by this pool's worker thread when its `wait` returns.
+    func workerDidUnblock() {
+        state.withLock { $0.workerDidUnblock() }
+    }
+
+    // MARK: - Running side effects
+
+    private func run(_ job: Job) {
+        switch job {
+        case .run(let envelope, let runner):
+            guard let chain, !envelope.skipsInterceptors else {
+                runBody(envelope, with: runner)
+                return
+            }
+            let type = ObjectIdentifier(Swift.type(of: envelope.item))
+            intercept(envelope, with: chain) { passed in
+                if ObjectIdentifier(Swift.type(of: passed.item)) == type {
+                    self.runBody(passed, with: runner)
+                } else {
+                    self.handleReplacement(passed)
+                }
+            }
+        case .start(let envelope, let runner):
+            guard let chain, !envelope.skipsInterceptors else {
+                startTask(envelope, with: runner)
+                return
+            }
+            let type = ObjectIdentifier(Swift.type(of: envelope.item))
+            intercept(envelope, with: chain) { passed in
+                if ObjectIdentifier(Swift.type(of: passed.item)) == type {
+                    self.startTask(passed, with: runner)
+                } else {
+                    self.handleReplacement(passed)
+                }
+            }
+        }
+    }
+
+    /// Runs the side effect's interceptors on this worker; what they pass on goes to `handle`.
+    private func intercept(_ envelope: Envelope, with chain: InterceptorChain, handle: @escaping (Envelope) -> Void) {
+        switch chain.run(envelope, in: InterceptorChain.Pass(for: chain, handle: handle)) {
+        case .passedOn:
+            break
+        case .blocked:
+            envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
+        case .rejected(let error):
+            envelope.reject(error)
+        }
+    }
+
+    /// Handles what an interceptor passed on in place of a side effect, as what it is.
+    private func handleReplacement(_ envelope: Envelope) {
+        switch classify(envelope.item) {
+        case .sideEffect(let runner):
+            runBody(envelope, with: runner)
+        case .asyncSideEffect(let runner):
+            startTask(envelope, with: runner)
+        case .updater, .unsupported, .ambiguous:
+            handOff(envelope)
+        }
+    }
+
+    /// Runs a synchronous side effect's body here and settles its promise with the outcome.
+    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) {
+        let context = self.context
+        let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
+            do {
+                return .success(try runner(envelope.item, context))
+            } catch {
+                return .failure(error)
+            }
+        }
+        envelope.promise?.settle(erased: outcome, replacing: envelope.item)
+    }
+
+    /// Starts an async side effect as a task that runs on this worker until it first suspends
+    /// (where the platform has `Task.immediate`; an ordinary task elsewhere), so a short one needs
+    /// no hop to another executor; the task settles the promise when the body ends.
+    private func startTask(_ envelope: Envelope, with runner: @escaping ItemKind.AsyncSideEffectRunner) {
+        let context = self.context
+        let tracer = self.tracer
+        let operation: @Sendable () async -> Void = {
+            let interval = tracer?.begin(envelope.item, kind: .sideEffect)
+            let outcome: Result<any Sendable, any Error>
+            do {
+                outcome = .success(try await runner(envelope.item, context))
+            } catch {
+                outcome = .failure(error)
+            }
+            if let tracer, let interval { tracer.end(interval) }
+            envelope.promise?.settle(erased: outcome, replacing: envelope.item)
+        }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            Task.immediate { await operation() }
+        } else {
+            Task { await operation() }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+extension StoreEngine {
+    // MARK: - Start-up
+
+    /// Runs the start-up sequence: the state initializer and then the interceptors on `executor`,
+    /// then readiness, after which the items dispatched meanwhile are handled in order.
+    func start(
+        stateInitializer: @escaping @Sendable () -> S,
+        interceptors: [StoreInterceptor],
+        context: any AnySideEffectContext,
+        executor: any Executor
+    ) {
+        executor.executeAsync {
+            let cell = StateCell.make(stateInitializer())
+            self.published.withLock { $0 = cell }
+            // Interceptors may dispatch while they are initialised (their items wait for
+            // readiness), and a wait there could never succeed: mark the thread, so it fails at once.
+            let previous = StoreQueueMarker.set(Unsafe.opaque(self))
+            let drainer = self.makeDrainer(cell: cell, interceptors: interceptors, context: context)
+            StoreQueueMarker.set(previous)
+            switch self.inbox.withLock({ $0.becomeReady(with: drainer) }) {
+            case .none, .release:
+                // A drainer released here (the store went away while it started) goes with it.
+                break
+            case .scheduleDrain:
+                self.updaterQueue.async { self.drainOnQueue() }
+            }
+        }
+    }
+
+    private func makeDrainer(cell: StateCell<S>, interceptors: [StoreInterceptor], context: any AnySideEffectContext) -> Drainer<S> {
+        // An item passed on outside any run of the chain, or passed on in place of a side effect
+        // when it is not one, is handled in turn through the inbox. Weak: an interceptor may call
+        // `next` long after the store is gone.
+        let handOff: @Sendable (Envelope) -> Void = { [weak self] envelope in
+            guard let self else {
+                envelope.rejectStoreGone()
+                return
+            }
+            self.enqueue(envelope)
+        }
+        let chain = interceptors.isEmpty ? nil : InterceptorChain(interceptors, context: context, late: handOff)
+        let pool = SideEffectPool(
+            context: context,
+            tracer: tracer,
+            chain: chain,
+            classify: { item in ItemKind.classify(item, storeState: S.self) },
+            handOff: handOff
+        )
+        // Unowned: the drainer lives inside this engine's inbox, and only runs while the engine drains.
+        return Drainer(cell: cell, context: context, sideEffects: pool, chain: chain) { [unowned self] envelope, drainer in
+            self.handle(envelope, with: drainer)
+        }
+    }
+
+    /// Whether start-up has finished and items are being handled.
+    var isReady: Bool {
+        inbox.withLock { $0.isReady }
+    }
+
+    // MARK: - State
+
+    /// A copy of the current state.
+    ///
+    /// Reading it before the store is ready, or from inside one of the store's own state updaters,
+    /// is a programming error that stops the process with a message naming the fix.
+    func readState() -> S {
+        guard let cell = published.withLock({ $0 }) else {
+            StorePrecondition.stateReadBeforeReady()
+        }
+        return cell.read()
+    }
+
+    // MARK: - Listeners
+
+    /// Adds a listener called with `(old, new)` after every handled state updater. With
+    /// `isWaitedFor`, updater promises settle only after it has been called (Katana's order);
+    /// `onStop` runs when the store is released.
+    func addListener(
+        _ call: @escaping @Sendable (S, S) -> Void,
+        isWaitedFor: Bool = true,
+        onStop: (@Sendable () -> Void)? = nil
+    ) -> StoreUnsubscribe {
+        let id = delivery.add(call, isWaitedFor: isWaitedFor, onStop: onStop, audienceChanged: setAudience)
+        return { [weak self] in
+            guard let self else { return }
+            self.delivery.remove(id, audienceChanged: self.setAudience)
+        }
+    }
+
+    /// Tells the inbox who listens (called under the delivery's lock: delivery, then inbox).
+    private func setAudience(_ audience: Audience) {
+        inbox.withLock { $0.audience = audience }
+    }
+
+    // MARK: - Release
+
+    /// Called when the store is released: rejects every item still waiting, ends the state
+    /// sequences, and lets go of the interceptors (now, or when the thread draining finishes), so
+    /// nothing leaks and no promise hangs.
+    func shutdown() {
+        let stop = inbox.withLock { $0.stop() }
+        for envelope in stop.rejected {
+            envelope.rejectStoreGone()
+        }
+        delivery.stop(audienceChanged: setAudience)
+        // `stop.released`, the drainer if nobody held it, is let go here with the interceptors.
+    }
+}

@@ -1,0 +1,244 @@
+import Dispatch
+
+/// The machinery behind a store: its inbox, the loop that drains it, the state and the listeners.
+/// `PartialStore` and `Store` are thin public faces over one engine.
+///
+/// The core loop, top to bottom (this file):
+///
+///     enqueue(item)                     any thread: into the inbox (DrainStateMachine), waking
+///                                       the store's queue when it was idle
+///     drain, by the one thread holding the inbox's DrainRight, batch after batch:
+///         for each item, as what it is:
+///             state updater             its interceptors, here            (InterceptorChain)
+///                                       then applied in place             (UpdaterApplier)
+///             side effect               to the side-effect pool, which runs its interceptors
+///                                       and its body on a worker          (SideEffectPool)
+///         publish the batch's changes   listeners, then promises          (ListenerDelivery)
+///
+/// Who drains: a block on the store's serial queue; or a thread about to block on a dispatch
+/// promise whose item is waiting (it handles the items up to its own, as `DispatchQueue.sync`
+/// runs a block on the caller); or the thread dispatching a side effect to an idle store.
+///
+/// Ownership of mutable state:
+/// - `inbox` (its lock): the waiting items, the phase, the audience, and the `Drainer` while
+///   nobody drains.
+/// - the `Drainer` (kind cache, change log, interceptor pass, spare buffers): the thread holding
+///   the `DrainRight`; one at a time, by construction.
+/// - `published` (its lock): the state cell, once start-up has made it.
+/// - the state cell (its lock): the state, changed in place by the drainer, copied by readers.
+/// - `delivery` (its lock): the listeners and the changes waiting for them.
+///
+/// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener
+/// added or removed updates the audience). No other lock of the store, of a promise or of the
+/// side-effect pool is ever taken while one of these is held.
+final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
+    // @unchecked: every mutable part is guarded as listed above.
+
+    typealias Inbox = DrainStateMachine<AnyObject, Envelope>
+
+    /// The serial queue drain blocks run on.
+    let updaterQueue: DispatchQueue
+    let inbox = Locked(Inbox())
+    let delivery: ListenerDelivery<S>
+    /// The state cell once the state initializer has run; nil before.
+    let published = Locked<StateCell<S>?>(nil)
+    let tracer: SignpostLogger?
+    /// This engine's number in ``EngineDirectory``.
+    let directoryNumber: UInt64
+
+    /// How many waiting items a thread blocked on a promise looks through for that promise's item.
+    private static var helpingSearchLimit: Int { 64 }
+    /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch.
+    private static var retainedBatchCapacity: Int { 4096 }
+
+    init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?) {
+        updaterQueue = DispatchQueue(label: label)
+        delivery = ListenerDelivery(executor: listenerExecutor)
+        self.tracer = tracer
+        directoryNumber = EngineDirectory.newNumber()
+        EngineDirectory.register(self, as: directoryNumber)
+        if let queue = listenerExecutor as? DispatchQueue {
+            ListenerQueues.register(delivery, on: queue)
+        }
+    }
+
+    deinit {
+        EngineDirectory.unregister(directoryNumber)
+    }
+
+    // MARK: - Enqueue
+
+    /// Adds an item to the inbox (a retried dispatch comes this way).
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        enqueue(item, settling: promise, skipsInterceptors: false)
+    }
+
+    /// Adds an item to the inbox and wakes the store's queue if it was idle. With
+    /// `startingWhenIdle` (side effects), an idle store's item is handled on the calling thread
+    /// instead: everything dispatched before it has been handled, so the order holds.
+    func enqueue(
+        _ item: any Dispatchable,
+        settling promise: PromiseHandle?,
+        skipsInterceptors: Bool = false,
+        startingWhenIdle: Bool = false
+    ) {
+        let action = inbox.withLock { inbox in
+            inbox.enqueue(Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors), handlingHereWhenIdle: startingWhenIdle)
+        }
+        switch consume action {
+        case .none:
+            break
+        case .scheduleDrain:
+            updaterQueue.async { self.drainOnQueue() }
+        case .reject(let envelope):
+            envelope.rejectStoreGone()
+        case .handleHere(let handover):
+            handle(handover.items, for: handover.audience, with: handover.right)
+            finish(handover.right)
+        }
+    }
+
+    /// Adds an envelope that has been on its way through the store already (see ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:)``).
+    func enqueue(_ envelope: Envelope) {
+        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors)
+    }
+
+    // MARK: - Drain
+
+    /// A drain block: handles batch after batch until the inbox is empty, unless another thread
+    /// holds the drainer (it then takes what the block would have).
+    func drainOnQueue() {
+        switch inbox.withLock({ $0.drainBlockStarts() }) {
+        case .some(let right):
+            let previous = StoreQueueMarker.set(Unsafe.opaque(self))
+            defer { StoreQueueMarker.set(previous) }
+            var batch = Self.drainer(right).takeSpareBatch()
+            while let audience = inbox.withLock({ $0.nextBatch(into: &batch, for: right) }) {
+                handle(batch, for: audience, with: right)
+                Self.empty(&batch)
+            }
+            Self.drainer(right).spareBatch = batch
+            finish(right)
+        case .none:
+            return
+        }
+    }
+
+    /// Called by a thread about to block on the promise identified by `promise`: when a drain block
+    /// is queued but has not started, and that promise's item is near the front of the inbox,
+    /// handles the items up to and including it on this thread. Later items are left to the block.
+    func helpDrain(until promise: ObjectIdentifier) {
+        let handover = inbox.withLock { inbox in
+            inbox.help(searchLimit: Self.helpingSearchLimit) { envelope in
+                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
+            }
+        }
+        guard let handover else { return }
+        let previous = StoreQueueMarker.set(Unsafe.opaque(self))
+        defer { StoreQueueMarker.set(previous) }
+        handle(handover.items, for: handover.audience, with: handover.right)
+        finish(handover.right)
+    }
+
+    /// Gives the drainer back; schedules a drain block for what is left, or lets the drainer go
+    /// when the store was released meanwhile.
+    private func finish(_ right: consuming Inbox.DrainRight) {
+        let relinquished = right.relinquish()
+        switch inbox.withLock({ $0.finish(relinquished) }) {
+        case .none, .release:
+            // A released drainer goes with the last reference, here.
+            break
+        case .scheduleDrain:
+            updaterQueue.async { self.drainOnQueue() }
+        }
+    }
+
+    // MARK: - Handle
+
+    /// Handles one batch, item by item, then publishes its state changes.
+    private func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight) {
+        let drainer = Self.drainer(right)
+        drainer.audience = audience
+        // By index: `for … in` would copy each envelope out of the batch.
+        for index in batch.indices {
+            process(batch[index], for: audience, with: drainer)
+        }
+        publish(drainer)
+    }
+
+    /// Sends one item on its way: a side effect to the pool, which runs its interceptors there;
+    /// anything else through the interceptors here, then to ``handle(_:with:)``.
+    private func process(_ envelope: Envelope, for audience: Audience, with drainer: Drainer<S>) {
+        let kind = drainer.kind(of: envelope.item)
+        switch kind {
+        case .sideEffect(let runner):
+            drainer.sideEffects.submit(.run(envelope, runner))
+        case .asyncSideEffect(let runner):
+            drainer.sideEffects.submit(.start(envelope, runner))
+        case .updater, .unsupported, .ambiguous:
+            guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
+                handle(envelope, as: kind, for: audience, with: drainer)
+                return
+            }
+            switch chain.run(envelope, in: pass) {
+            case .passedOn:
+                break
+            case .blocked:
+                // A blocked updater leaves the state as it was, which is what its promise promised.
+                if case .updater = kind {
+                    envelope.promise?.settleDone(replacing: envelope.item)
+                } else {
+                    envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
+                }
+            case .rejected(let error):
+                envelope.reject(error)
+            }
+        }
+    }
+
+    /// Handles an item that has been through the interceptors (or has none to go through).
+    func handle(_ envelope: Envelope, with drainer: Drainer<S>) {
+        handle(envelope, as: drainer.kind(of: envelope.item), for: drainer.audience, with: drainer)
+    }
+
+    private func handle(_ envelope: Envelope, as kind: ItemKind, for audience: Audience, with drainer: Drainer<S>) {
+        switch kind {
+        case .updater(let updater):
+            drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
+        case .sideEffect(let runner):
+            drainer.sideEffects.submit(.run(envelope, runner))
+        case .asyncSideEffect(let runner):
+            drainer.sideEffects.submit(.start(envelope, runner))
+        case .unsupported:
+            envelope.reject(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
+        case .ambiguous:
+            envelope.reject(KatanaError.ambiguousDispatchable(item: typeName(of: envelope.item)))
+        }
+    }
+
+    // MARK: - Publish
+
+    /// Hands the batch's state changes to the listeners, in one hop per batch.
+    private func publish(_ drainer: Drainer<S>) {
+        guard let runs = drainer.updates.takeChanges() else { return }
+        var spare = delivery.publish(runs)
+        drainer.updates.reuse(&spare, keepingAtMost: ListenerDelivery<S>.retainedRuns)
+    }
+
+    // MARK: - Helpers
+
+    /// The drainer a right carries (the machine only ever holds this engine's drainer).
+    private static func drainer(_ right: borrowing Inbox.DrainRight) -> Drainer<S> {
+        Unsafe.downcast(right.drainer, to: Drainer<S>.self)
+    }
+
+    /// Empties a handled batch's buffer for reuse, or frees it once it has grown past
+    /// `retainedBatchCapacity`, so a burst does not pin its memory.
+    private static func empty(_ batch: inout [Envelope]) {
+        if batch.capacity > retainedBatchCapacity {
+            batch = []
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Applies state updaters to the store's state in place, calls their follow-ups, and keeps each
+/// change for the store's audience together with the promise it settles.
+///
+/// Owned by the drainer (see ``Drainer``), so it runs on whichever thread holds the right to drain,
+/// one updater at a time, in dispatch order. A class, so that the drainer reaches it without a
+/// metadata look-up of a generic value type per updater (docs/PERFORMANCE.md, "Updaters: back-to-back").
+final class UpdaterApplier<S: State> {
+    private var log = StateChangeLog<S>()
+    /// Whether the state is still the last one `log` recorded, so the next change continues its run
+    /// without a copy of the state before it. Kept out of the log: in this unspecialised generic
+    /// code, touching the log costs a metadata look-up, which the path without an audience must not pay.
+    private var logContinues = false
+
+    /// Applies `envelope`'s updater to the state in `cell`, then calls its follow-up (if it has
+    /// one) with the states around the update, on this thread, before anything else is handled.
+    ///
+    /// The promise is settled now, unless listeners wait for the change (``Audience/listeners``):
+    /// then it goes with the change, and the delivery settles it once every listener has heard it.
+    func apply(
+        _ envelope: Envelope,
+        with updater: ItemKind.Updater,
+        to cell: StateCell<S>,
+        for audience: Audience,
+        context: any AnySideEffectContext,
+        tracer: SignpostLogger?
+    ) {
+        let heldForListeners = audience.promisesWaitForListeners && envelope.promise != nil
+        let failure: KatanaError? = SignpostLogger.trace(tracer, envelope.item, kind: .stateUpdater) {
+            if audience.keepsChanges || updater.followUp != nil {
+                return applyKeepingChange(
+                    envelope.item, with: updater, to: cell, for: audience,
+                    settling: heldForListeners ? envelope : nil, context: context
+                )
+            }
+            // Nobody holds the state before the update, so it changes the only copy in place.
+            if logContinues {
+                logContinues = false
+            }
+            return cell.apply(updater.apply, envelope.item)
+        }
+        if let failure {
+            envelope.reject(failure)
+        } else if !heldForListeners {
+            envelope.promise?.settleDone(replacing: envelope.item)
+        }
+    }
+
+    /// The changes recorded since the last call, in runs, for the listeners; nil when there are none.
+    func takeChanges() -> [ChangeRun<S>]? {
+        guard log.hasChanges else { return nil }
+        return log.takeRuns(continuesRun: logContinues)
+    }
+
+    /// Takes emptied runs back from the delivery, for reuse.
+    func reuse(_ runs: inout [ChangeRun<S>], keepingAtMost maximum: Int) {
+        log.addSpare(&runs, keepingAtMost: maximum)
+    }
+
+    private func applyKeepingChange(
+        _ item: any Dispatchable,
+        with updater: ItemKind.Updater,
+        to cell: StateCell<S>,
+        for audience: Audience,
+        settling dispatch: Envelope?,
+        context: any AnySideEffectContext
+    ) -> KatanaError? {
+        if audience.keepsChanges, updater.followUp == nil, logContinues {
+            // The state before this change is the last one recorded: no copy of it.
+            return cell.update { state in
+                let failure = Unsafe.withStatePointer(&state) { updater.apply(item, $0) }
+                if failure == nil {
+                    log.record(old: state, new: state, continuesRun: true, settling: dispatch)
+                }
+                return failure
+            }
+        }
+        var change: (old: S, new: S)?
+        let failure: KatanaError? = cell.update { state in
+            let old = state
+            let failure = Unsafe.withStatePointer(&state) { updater.apply(item, $0) }
+            if failure == nil {
+                change = (old, state)
+            }
+            return failure
+        }
+        guard let change else { return failure }
+        if audience.keepsChanges {
+            log.record(old: change.old, new: change.new, continuesRun: logContinues, settling: dispatch)
+        }
+        logContinues = audience.keepsChanges
+        updater.followUp?(item, change.old, change.new, context)
+        return nil
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+#if canImport(Darwin)
+typealias PlatformMutex = os_unfair_lock
+#else
+typealias PlatformMutex = pthread_mutex_t
+#endif
+
+/// A value and the mutex that guards it, in one allocation.
+///
+/// The mutex lives in the tail of a `ManagedBuffer`, so its address never moves (a requirement of
+/// both `pthread_mutex_t` and `os_unfair_lock`) and no second allocation is needed. Subclasses
+/// (the promise's storage) add behaviour around the same value-plus-lock layout.
+class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
+    /// Allocates the storage (of the dynamic subclass this is called on) holding `value`.
+    static func make(_ value: Value) -> Self {
+        let storage = Unsafe.downcast(create(minimumCapacity: 1) { _ in value }, to: Self.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            #if canImport(Darwin)
+            mutex.initialize(to: os_unfair_lock())
+            #else
+            PthreadMutex.initialize(mutex, errorChecking: false)
+            #endif
+        }
+        return storage
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        withUnsafeMutablePointerToElements { PthreadMutex.destroy($0) }
+        #endif
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always)
+    final func withLock<Result: ~Copyable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { value, mutex in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(mutex)
+            defer { os_unfair_lock_unlock(mutex) }
+            #else
+            _ = PthreadMutex.lock(mutex)
+            defer { PthreadMutex.unlock(mutex) }
+            #endif
+            return try body(&value.pointee)
+        }
+    }
+}

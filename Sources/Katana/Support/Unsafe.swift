@@ -1,0 +1,108 @@
+/// Every construct in this module that steps outside Swift's type and memory safety, and the one
+/// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
+/// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark); everything else in the module
+/// is safe Swift.
+@usableFromInline
+enum Unsafe {
+    // MARK: - Known dynamic types
+
+    /// `object` as a `T`, without a checked cast.
+    ///
+    /// Invariant: `object` is a `T`. Used where a `ManagedBuffer` subclass allocates itself
+    /// (`create` returns the class it is called on, typed as the base class) and where a promise
+    /// has just checked that its value type is `Void`.
+    @inline(__always)
+    static func downcast<Object: AnyObject, T: AnyObject>(_ object: Object, to type: T.Type) -> T {
+        unsafeDowncast(object, to: T.self)
+    }
+
+    /// Calls `body` with `value` seen as a `T`, without a checked cast or a copy into a new
+    /// existential.
+    ///
+    /// Invariant: `Value` is `T` (the caller has compared the types, or classified the item's
+    /// dynamic type once and keeps what it learned per type). The view is valid only inside `body`.
+    @inlinable @inline(__always)
+    static func withValue<Value, T, Result>(_ value: Value, as type: T.Type, _ body: (T) throws -> Result) rethrows -> Result {
+        try withUnsafePointer(to: value) { pointer in
+            try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
+        }
+    }
+
+    /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type.
+    ///
+    /// Invariant: the item's dynamic type is `T` (see ``withValue(_:as:_:)``).
+    @inline(__always)
+    static func withConcrete<T: Dispatchable, Result>(
+        _ item: any Dispatchable,
+        as type: T.Type,
+        _ body: (T) throws -> Result
+    ) rethrows -> Result {
+        func open<Opened: Dispatchable>(_ opened: Opened) throws -> Result {
+            try withUnsafePointer(to: opened) { pointer in
+                try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
+            }
+        }
+        return try open(item)
+    }
+
+    /// The `()` value as a `Value`.
+    ///
+    /// Invariant: `Value` is `Void` (the caller has checked `Value.self == Void.self`).
+    @inline(__always)
+    static func void<Value>(as type: Value.Type) -> Value {
+        unsafeBitCast((), to: Value.self)
+    }
+
+    // MARK: - Untyped pointers to the state
+
+    /// Calls `body` with an untyped pointer to `state`, valid only inside `body`.
+    ///
+    /// Item kinds are not generic over the state type (a generic kind would cost a metadata
+    /// look-up per item), so an updater's applier receives the state through this pointer.
+    @inline(__always)
+    static func withStatePointer<S, Result>(_ state: inout S, _ body: (UnsafeMutableRawPointer) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointer(to: &state) { try body(UnsafeMutableRawPointer($0)) }
+    }
+
+    /// The state behind a pointer from ``withStatePointer(_:_:)``.
+    ///
+    /// Invariant: the pointer came from `withStatePointer` for a state of type `S`, and is used
+    /// only inside that call.
+    @inline(__always)
+    static func state<S>(at pointer: UnsafeMutableRawPointer, as type: S.Type) -> UnsafeMutablePointer<S> {
+        pointer.assumingMemoryBound(to: S.self)
+    }
+
+    // MARK: - References without reference counting
+
+    /// Calls `body` on `object` through an unretained reference: no retain and release per call.
+    ///
+    /// Invariant: something else keeps `object` alive for the whole call (the caller holds the
+    /// array it came from).
+    @inline(__always)
+    static func borrow<Object: AnyObject, Result>(_ object: Unmanaged<Object>, _ body: (Object) throws -> Result) rethrows -> Result {
+        try object._withUnsafeGuaranteedRef(body)
+    }
+
+    /// An unretained reference to `object`, for ``borrow(_:_:)``.
+    @inline(__always)
+    static func unretained<Object: AnyObject>(_ object: Object) -> Unmanaged<Object> {
+        Unmanaged.passUnretained(object)
+    }
+
+    /// `object` as an opaque pointer, for a thread-local slot (which holds a pointer, not a reference).
+    ///
+    /// Invariant: whoever stores the pointer keeps `object` alive for as long as the pointer is stored.
+    @inline(__always)
+    static func opaque(_ object: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// The object behind a pointer from ``opaque(_:)``.
+    ///
+    /// Invariant: the pointer came from `opaque` for an `Object` that is still alive.
+    @inline(__always)
+    static func object<Object: AnyObject>(at pointer: UnsafeMutableRawPointer, as type: Object.Type) -> Object {
+        Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

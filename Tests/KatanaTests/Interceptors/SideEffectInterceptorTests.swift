@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Katana
+
+/// A side effect that records its name when it runs.
+private struct RecordRun: SideEffect {
+    let name: String
+    let runs: Recorder<String>
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        runs.append(name)
+    }
+}
+
+/// A side effect an interceptor blocks.
+private struct Blocked: SideEffect {
+    let runs: Recorder<String>
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        runs.append("blocked side effect ran")
+    }
+}
+
+/// A side effect an interceptor throws for.
+private struct Refused: SideEffect {
+    let runs: Recorder<String>
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        runs.append("refused side effect ran")
+    }
+}
+
+/// An interceptor that, before passing a `ReadCounter` on, dispatches `Increment(amount:)` through
+/// its context and blocks until that has been applied.
+private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Recorder<String>) -> StoreInterceptor {
+    { context in
+        { next in
+            { item in
+                if item is ReadCounter {
+                    do {
+                        try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(5))
+                    } catch {
+                        errors.append("\(error)")
+                        throw error
+                    }
+                }
+                try next(item)
+            }
+        }
+    }
+}
+
+/// Store semantics 4: a side effect's interceptor chain runs where the side effect runs (the
+/// concurrent side-effect pool), not on the store's serial queue; ordering and the interceptors'
+/// powers are kept on that path.
+@Suite struct SideEffectInterceptorTests {
+    @Test func interceptorBlockingOnItsOwnDispatch_whileHandlingSideEffect_succeeds() throws {
+        let errors = Recorder<String>()
+        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 7, errors: errors)])
+        let read = store.dispatch(ReadCounter())
+        let outcome: String
+        do {
+            outcome = "fulfilled with \(try read.wait(timeout: .seconds(10)))"
+        } catch {
+            outcome = "rejected with \(error)"
+        }
+        // The side effect ran after the interceptor's updater was applied, and saw it.
+        #expect(outcome == "fulfilled with 7")
+        #expect(errors.values == [])
+        #expect(store.state.counter == 7)
+    }
+
+    @Test func interceptorsBlockingOnTheirOwnDispatches_forManySideEffectsAtOnce_allSucceed() throws {
+        let errors = Recorder<String>()
+        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 1, errors: errors)])
+        let reads = (1...20).map { _ in store.dispatch(ReadCounter()) }
+        let values = try Promise.all(reads).wait(timeout: .seconds(10))
+        #expect(errors.values == [])
+        #expect(values.count == 20)
+        #expect(values.allSatisfy { $0 >= 1 && $0 <= 20 })
+        #expect(store.state.counter == 20)
+    }
+
+    @Test func sideEffectDispatchedAfterUpdater_seesThatUpdater_withSlowInterceptor_50Times() throws {
+        // Slow for updaters, so that a side effect whose chain overtook an earlier updater would show it.
+        let slowForUpdaters = interceptor { item, next in
+            if item is Increment { usleep(200) }
+            try next(item)
+        }
+        let store = makeStore(interceptors: [slowForUpdaters])
+        var wrong: [String] = []
+        for expected in 1...50 {
+            store.dispatch(Increment())
+            let read = try store.dispatch(ReadCounter()).wait(timeout: .seconds(5))
+            if read != expected {
+                wrong.append("read \(read), expected \(expected)")
+            }
+        }
+        #expect(wrong == [])
+    }
+
+    @Test func interceptorReplacingSideEffect_runsTheReplacement_andFulfilsTheOriginalPromise() throws {
+        let runs = Recorder<String>()
+        let replacing = interceptor { item, next in
+            if let original = item as? RecordRun, original.name == "A" {
+                try next(RecordRun(name: "B", runs: original.runs))
+            } else {
+                try next(item)
+            }
+        }
+        let store = makeStore(interceptors: [replacing])
+        #expect(rejection(of: store.dispatch(RecordRun(name: "A", runs: runs)), timeout: .seconds(5)) == nil)
+        #expect(runs.values == ["B"])
+    }
+
+    @Test func interceptorBlockingSideEffect_rejectsWithBlockedByInterceptor() {
+        let runs = Recorder<String>()
+        let blocking = interceptor { item, next in
+            if item is Blocked { return }
+            try next(item)
+        }
+        let store = makeStore(interceptors: [blocking])
+        let error = rejection(of: store.dispatch(Blocked(runs: runs)), timeout: .seconds(5))
+        #expect(error?.katana == .blockedByInterceptor(item: String(reflecting: Blocked.self)))
+        #expect(runs.values == [])
+    }
+
+    @Test func interceptorThrowingForSideEffect_rejectsWithThatError_andSideEffectDoesNotRun() {
+        let runs = Recorder<String>()
+        let throwing = interceptor { item, next in
+            if item is Refused { throw TestError(code: 41) }
+            try next(item)
+        }
+        let store = makeStore(interceptors: [throwing])
+        let error = rejection(of: store.dispatch(Refused(runs: runs)), timeout: .seconds(5))
+        #expect(error as? TestError == TestError(code: 41))
+        #expect(runs.values == [])
+    }
+}
