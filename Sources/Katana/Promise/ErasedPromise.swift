@@ -6,4 +6,11 @@ protocol ErasedPromise: AnyObject {
 
     /// Settles the promise for a handled state updater, which produces no value.
     func settleDone(replacing item: any Dispatchable)
+
+    /// Whether a handled state updater fulfils the promise whatever the item was: it is a
+    /// `Promise<Void>` or a `Promise<any Sendable>` (so no error message will need the item).
+    var acceptsDone: Bool { get }
+
+    /// Fulfils a promise that ``acceptsDone``, for a handled state updater.
+    func settleDone()
 }

@@ -35,6 +35,27 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         }
     }
 
+    var acceptsDone: Bool {
+        Value.self == Void.self || Value.self == (any Sendable).self
+    }
+
+    func settleDone() {
+        if Value.self == Void.self {
+            Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self)).resolve(())
+        } else {
+            settleDoneAsAny()
+        }
+    }
+
+    /// ``settleDone()`` for a `Promise<any Sendable>`; apart, so that the common `Void` case does not
+    /// look up the metadata this one needs.
+    @inline(never)
+    private func settleDoneAsAny() {
+        if let done = () as? Value {
+            Promise(core: self).resolve(done)
+        }
+    }
+
     func settleDone(replacing item: any Dispatchable) {
         if Value.self == Void.self {
             // The common case, an updater's `Promise<Void>`: through code specialised for Void,

@@ -12,6 +12,16 @@ struct PromiseHandle: @unchecked Sendable {
     func settleDone(replacing item: any Dispatchable) {
         core.settleDone(replacing: item)
     }
+
+    /// Whether a handled state updater fulfils the promise without the item (see ``ErasedPromise/acceptsDone``).
+    var acceptsDone: Bool {
+        core.acceptsDone
+    }
+
+    /// Fulfils a promise that ``acceptsDone``, for a handled state updater.
+    func settleDone() {
+        core.settleDone()
+    }
 }
 
 extension Promise {

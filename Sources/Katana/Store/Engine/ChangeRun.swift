@@ -1,12 +1,12 @@
 /// A run of consecutive state changes, on its way from the drainer to the listeners.
 ///
 /// `states` holds the state before the run's first change, then the state after each change, so
-/// change `i` (from 1) goes from `states[i - 1]` to `states[i]`; `dispatches[i - 1]` is the
-/// dispatch whose promise that change settles once every listener has heard it (nil when nobody
-/// waits for it there).
+/// change `i` (from 1) goes from `states[i - 1]` to `states[i]`; `promises[i - 1]` is the promise
+/// that change settles once every listener has heard it (nil when nobody waits for it there), one
+/// that ``PromiseHandle/acceptsDone``.
 struct ChangeRun<S: State> {
     var states: [S]
-    var dispatches: [Envelope?]
+    var promises: [PromiseHandle?]
 
     /// The number of changes in the run.
     var changeCount: Int {
@@ -16,16 +16,15 @@ struct ChangeRun<S: State> {
     /// Empties the run, keeping its buffers for the next one.
     mutating func empty() {
         states.removeAll(keepingCapacity: true)
-        dispatches.removeAll(keepingCapacity: true)
+        promises.removeAll(keepingCapacity: true)
     }
 
-    /// Takes the dispatches whose promises are still to settle out of the run (their changes stay
-    /// for the listeners).
-    mutating func takeDispatches() -> [Envelope] {
-        let taken = dispatches.compactMap { $0 }
+    /// Takes the promises still to settle out of the run (their changes stay for the listeners).
+    mutating func takePromises() -> [PromiseHandle] {
+        let taken = promises.compactMap { $0 }
         if !taken.isEmpty {
-            for index in dispatches.indices {
-                dispatches[index] = nil
+            for index in promises.indices {
+                promises[index] = nil
             }
         }
         return taken

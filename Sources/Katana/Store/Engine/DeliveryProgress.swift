@@ -14,8 +14,8 @@ import Musl
 final class DeliveryProgress {
     /// The delivery; it outlives its progress (it created it, and clears the slot when it ends).
     unowned let owner: any ListenersBlocking
-    /// The dispatches of the current run whose promises are not settled yet, in change order.
-    var unsettled: ArraySlice<Envelope?> = []
+    /// The promises of the current run not settled yet, in change order.
+    var unsettled: ArraySlice<PromiseHandle?> = []
 
     init(owner: any ListenersBlocking) {
         self.owner = owner
@@ -25,10 +25,8 @@ final class DeliveryProgress {
     func settleUnsettled() {
         let waiting = unsettled
         unsettled = []
-        for dispatch in waiting {
-            if let dispatch {
-                dispatch.promise?.settleDone(replacing: dispatch.item)
-            }
+        for promise in waiting {
+            promise?.settleDone()
         }
     }
 

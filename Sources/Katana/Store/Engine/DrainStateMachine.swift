@@ -48,13 +48,15 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
 
         /// Gives the right up; only ``DrainStateMachine/finish(_:)`` can use what is left of it.
         consuming func relinquish() -> Relinquished {
-            Relinquished(drainer: drainer)
+            Relinquished(drainer: drainer, spare: [])
         }
     }
 
     /// A right given up, on its way back to the machine: it no longer gives access to the drainer.
     struct Relinquished {
         fileprivate let drainer: Drainer
+        /// An emptied buffer for the machine to reuse.
+        fileprivate let spare: [Item]
     }
 
     /// What the engine does after an item arrives.
@@ -66,8 +68,8 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         /// The store is stopped: settle the item's promise with an error.
         case reject(Item)
         /// The store was idle and the item may start on the calling thread: handle it now (it
-        /// was not added to the inbox) with the handover's right, then ``finish(_:)``.
-        case handleHere(Handover)
+        /// was not added to the inbox) with the start's right, then ``finish(_:)``.
+        case handleHere(Start)
     }
 
     /// What the engine does after start-up, or after a drainer finished.
@@ -91,6 +93,28 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         consuming func intoRight() -> DrainRight {
             right
         }
+
+        /// Gives the right up once the items have been handled; their buffer, emptied, goes back
+        /// to the machine for the next waiting thread (unless it has grown past `keepingAtMost`).
+        consuming func relinquish(keepingAtMost capacity: Int) -> Relinquished {
+            let drainer = right.drainer
+            var buffer = items
+            _ = consume self
+            if buffer.capacity > capacity {
+                buffer = []
+            } else {
+                buffer.removeAll(keepingCapacity: true)
+            }
+            return Relinquished(drainer: drainer, spare: buffer)
+        }
+    }
+
+    /// What the thread dispatching an item to an idle store gets: the right, its item (which
+    /// was not added to the inbox), and the audience to handle it for.
+    struct Start: ~Copyable {
+        let right: DrainRight
+        let item: Item
+        let audience: Audience
     }
 
     /// What the engine does when the store is released.
@@ -103,6 +127,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
 
     private(set) var phase: Phase = .starting
     private var items: [Item] = []
+    /// An empty buffer with capacity for the items a waiting thread takes (see ``help(searchLimit:isTarget:)``),
+    /// so that neither it nor the inbox starts a new array from one slot.
+    private var spare: [Item] = []
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
 
@@ -143,7 +170,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .idle(let drainer):
             if handlingHereWhenIdle {
                 phase = .draining
-                return .handleHere(Handover(right: DrainRight(drainer), items: [item], audience: audience))
+                return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
             phase = .scheduled(drainer)
@@ -187,6 +214,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// machine, and a drain block is scheduled for what is left.
     mutating func finish(_ right: Relinquished) -> ScheduleAction {
         let drainer = right.drainer
+        if spare.capacity == 0, right.spare.capacity > 0 {
+            spare = right.spare
+        }
         switch phase {
         case .draining:
             if items.isEmpty {
@@ -218,6 +248,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         else { return nil }
         phase = .drainingWithBlockQueued
         var taken: [Item] = []
+        swap(&taken, &spare)
         if index == items.count - 1 {
             swap(&taken, &items)
         } else {

@@ -104,11 +104,11 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     func publish(_ runs: [ChangeRun<S>]) -> [ChangeRun<S>] {
         var runs = runs
         var spare: [ChangeRun<S>] = []
-        var settleNow: [Envelope] = []
+        var settleNow: [PromiseHandle] = []
         let schedules: Bool = registry.withLock { registry in
             if registry.blockedWaiters > 0 {
                 for index in runs.indices {
-                    settleNow.append(contentsOf: runs[index].takeDispatches())
+                    settleNow.append(contentsOf: runs[index].takePromises())
                 }
             }
             registry.pending.append(contentsOf: runs)
@@ -161,7 +161,7 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     }
 
     private func deliver(_ run: ChangeRun<S>, to listeners: [Unmanaged<Listener>], progress: DeliveryProgress) {
-        progress.unsettled = run.dispatches[...]
+        progress.unsettled = run.promises[...]
         run.states.withUnsafeBufferPointer { states in
             for change in states.indices.dropFirst() {
                 // Copied once per change: passed straight from the buffer, each call would copy both.
@@ -170,8 +170,8 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
                 for listener in listeners {
                     Unsafe.borrow(listener) { $0.call(old, new) }
                 }
-                if let dispatch = progress.unsettled.popFirst() ?? nil {
-                    dispatch.promise?.settleDone(replacing: dispatch.item)
+                if let promise = progress.unsettled.popFirst() ?? nil {
+                    promise.settleDone()
                 }
             }
         }
@@ -182,11 +182,11 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     /// A thread the delivery needs is about to block: settle every queued promise now, and settle
     /// later ones as soon as their change is queued, until ``listenersDidUnblock()``.
     func listenersWillBlock() {
-        let settleNow: [Envelope] = registry.withLock { registry in
+        let settleNow: [PromiseHandle] = registry.withLock { registry in
             registry.blockedWaiters += 1
-            var taken: [Envelope] = []
+            var taken: [PromiseHandle] = []
             for index in registry.pending.indices {
-                taken.append(contentsOf: registry.pending[index].takeDispatches())
+                taken.append(contentsOf: registry.pending[index].takePromises())
             }
             return taken
         }
@@ -198,9 +198,9 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         registry.withLock { $0.blockedWaiters -= 1 }
     }
 
-    private static func settle(_ dispatches: [Envelope]) {
-        for dispatch in dispatches {
-            dispatch.promise?.settleDone(replacing: dispatch.item)
+    private static func settle(_ promises: [PromiseHandle]) {
+        for promise in promises {
+            promise.settleDone()
         }
     }
 }

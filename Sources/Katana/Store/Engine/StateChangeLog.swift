@@ -10,7 +10,7 @@
 /// Owned by the drainer (see ``Drainer``).
 struct StateChangeLog<S: State> {
     /// The run being recorded: empty, or its first state followed by one state per change.
-    private var run = ChangeRun<S>(states: [], dispatches: [])
+    private var run = ChangeRun<S>(states: [], promises: [])
     /// Runs closed and waiting to be published.
     private var closed: [ChangeRun<S>] = []
     /// Emptied runs, for new runs.
@@ -21,11 +21,11 @@ struct StateChangeLog<S: State> {
     /// The most changes one run holds before the next one starts.
     static var runLength: Int { 128 }
 
-    /// Records a change from `old` to `new`, which settles the promise of `dispatch` once the
-    /// listeners have heard it; `old` is only read when the change starts a new run, which it does unless
+    /// Records a change from `old` to `new`, which settles `promise` once the listeners have heard
+    /// it; `old` is only read when the change starts a new run, which it does unless
     /// `continuesRun`: the state before this change is the last state recorded (nothing changed it
     /// unrecorded since).
-    mutating func record(old: @autoclosure () -> S, new: S, continuesRun: Bool, settling dispatch: Envelope?) {
+    mutating func record(old: @autoclosure () -> S, new: S, continuesRun: Bool, settling promise: PromiseHandle?) {
         if !continuesRun {
             closeRun()
             run = takeSpare()
@@ -37,7 +37,7 @@ struct StateChangeLog<S: State> {
             run.states.append(last)
         }
         run.states.append(new)
-        run.dispatches.append(dispatch)
+        run.promises.append(promise)
         hasChanges = true
     }
 
@@ -72,10 +72,10 @@ struct StateChangeLog<S: State> {
             run.empty()
             spare.append(run)
         }
-        run = ChangeRun(states: [], dispatches: [])
+        run = ChangeRun(states: [], promises: [])
     }
 
     private mutating func takeSpare() -> ChangeRun<S> {
-        spare.popLast() ?? ChangeRun(states: [], dispatches: [])
+        spare.popLast() ?? ChangeRun(states: [], promises: [])
     }
 }

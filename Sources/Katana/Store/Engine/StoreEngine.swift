@@ -92,9 +92,11 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             updaterQueue.async { self.drainOnQueue() }
         case .reject(let envelope):
             envelope.rejectStoreGone()
-        case .handleHere(let handover):
-            handle(handover.items, for: handover.audience, with: handover.right)
-            finish(handover.right)
+        case .handleHere(let start):
+            let drainer = Self.drainer(start.right)
+            process(start.item, for: start.audience, with: drainer)
+            publish(drainer)
+            finish(start.right)
         }
     }
 
@@ -137,13 +139,16 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let previous = StoreQueueMarker.set(Unsafe.opaque(self))
         defer { StoreQueueMarker.set(previous) }
         handle(handover.items, for: handover.audience, with: handover.right)
-        finish(handover.right)
+        finish(handover.relinquish(keepingAtMost: Self.retainedBatchCapacity))
     }
 
     /// Gives the drainer back; schedules a drain block for what is left, or lets the drainer go
     /// when the store was released meanwhile.
     private func finish(_ right: consuming Inbox.DrainRight) {
-        let relinquished = right.relinquish()
+        finish(right.relinquish())
+    }
+
+    private func finish(_ relinquished: Inbox.Relinquished) {
         switch inbox.withLock({ $0.finish(relinquished) }) {
         case .none, .release:
             // A released drainer goes with the last reference, here.

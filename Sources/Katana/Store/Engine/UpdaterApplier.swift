@@ -24,12 +24,14 @@ final class UpdaterApplier<S: State> {
         context: any AnySideEffectContext,
         tracer: SignpostLogger?
     ) {
-        let heldForListeners = audience.promisesWaitForListeners && envelope.promise != nil
+        // A promise that needs the item to settle (an updater replacing a returning side effect,
+        // whose promise it cannot fulfil) settles at once, with the error.
+        let heldForListeners = audience.promisesWaitForListeners && envelope.promise?.acceptsDone == true
         let failure: KatanaError? = SignpostLogger.trace(tracer, envelope.item, kind: .stateUpdater) {
             if audience.keepsChanges || updater.followUp != nil {
                 return applyKeepingChange(
                     envelope.item, with: updater, to: cell, for: audience,
-                    settling: heldForListeners ? envelope : nil, context: context
+                    settling: heldForListeners ? envelope.promise : nil, context: context
                 )
             }
             // Nobody holds the state before the update, so it changes the only copy in place.
@@ -61,7 +63,7 @@ final class UpdaterApplier<S: State> {
         with updater: ItemKind.Updater,
         to cell: StateCell<S>,
         for audience: Audience,
-        settling dispatch: Envelope?,
+        settling promise: PromiseHandle?,
         context: any AnySideEffectContext
     ) -> KatanaError? {
         if audience.keepsChanges, updater.followUp == nil, logContinues {
@@ -69,7 +71,7 @@ final class UpdaterApplier<S: State> {
             return cell.update { state in
                 let failure = Unsafe.withStatePointer(&state) { updater.apply(item, $0) }
                 if failure == nil {
-                    log.record(old: state, new: state, continuesRun: true, settling: dispatch)
+                    log.record(old: state, new: state, continuesRun: true, settling: promise)
                 }
                 return failure
             }
@@ -85,7 +87,7 @@ final class UpdaterApplier<S: State> {
         }
         guard let change else { return failure }
         if audience.keepsChanges {
-            log.record(old: change.old, new: change.new, continuesRun: logContinues, settling: dispatch)
+            log.record(old: change.old, new: change.new, continuesRun: logContinues, settling: promise)
         }
         logContinues = audience.keepsChanges
         updater.followUp?(item, change.old, change.new, context)

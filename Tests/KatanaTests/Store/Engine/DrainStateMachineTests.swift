@@ -153,12 +153,12 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
         case .none: action = "none"
         case .scheduleDrain: action = "scheduleDrain"
         case .reject(let item): action = "reject(\(item))"
-        case .handleHere(let handover): action = handover.right.drainer === setup.drainer ? "handleHere\(handover.items)" : "handleHere(other)"
+        case .handleHere(let start): action = start.right.drainer === setup.drainer ? "handleHere(\(start.item))" : "handleHere(other)"
         }
         let added = setup.machine.waitingCount - before
         let expected: [DrainPhaseName: (DrainPhaseName, String, Int)] = [
             .starting: (.starting, "none", 1),
-            .idle: handlingHereWhenIdle ? (.draining, "handleHere[7]", 0) : (.scheduled, "scheduleDrain", 1),
+            .idle: handlingHereWhenIdle ? (.draining, "handleHere(7)", 0) : (.scheduled, "scheduleDrain", 1),
             .scheduled: (.scheduled, "none", 1),
             .draining: (.draining, "none", 1),
             .drainingWithBlockQueued: (.drainingWithBlockQueued, "none", 1),

@@ -63,19 +63,19 @@ private func state(_ counter: Int) -> CounterState {
         #expect(pairs(log.takeRuns(continuesRun: true)) == [Change(1, 2), Change(9, 10)])
     }
 
-    @Test func eachChange_carriesTheDispatchItSettles_evenAcrossRuns() {
+    @Test func eachChange_carriesThePromiseItSettles_evenAcrossRuns() {
         var log = StateChangeLog<CounterState>()
         let changes = StateChangeLog<CounterState>.runLength + 5
         let promises = (0 ..< changes).map { _ in Promise<Void>.pending() }
         for counter in 0 ..< changes {
             // Every other change has nobody waiting for it.
-            let dispatch = counter.isMultiple(of: 2) ? Envelope(Increment(amount: counter), promise: promises[counter].handle) : nil
-            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0, settling: dispatch)
+            let promise = counter.isMultiple(of: 2) ? promises[counter].handle : nil
+            log.record(old: state(counter), new: state(counter + 1), continuesRun: counter > 0, settling: promise)
         }
         let runs = log.takeRuns(continuesRun: true)
-        #expect(runs.allSatisfy { $0.dispatches.count == $0.changeCount })
-        let carried = runs.flatMap(\.dispatches).map { dispatch in
-            dispatch.flatMap { ($0.item as? Increment)?.amount }
+        #expect(runs.allSatisfy { $0.promises.count == $0.changeCount })
+        let carried = runs.flatMap(\.promises).map { promise in
+            promise.flatMap { handle in promises.firstIndex { ObjectIdentifier($0.core) == ObjectIdentifier(handle.core) } }
         }
         #expect(carried == (0 ..< changes).map { $0.isMultiple(of: 2) ? $0 : nil })
     }
