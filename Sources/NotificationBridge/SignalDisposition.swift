@@ -54,20 +54,20 @@ struct SignalDisposition: Equatable, @unchecked Sendable {
     /// The handler's address: 0 for the default action, 1 for "ignore", else a function.
     var handlerAddress: UInt {
         #if os(Linux)
-        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
+        return Unsafe.address(of: action.__sigaction_handler.sa_handler)
         #else
-        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: UInt.self)
+        return Unsafe.address(of: action.__sigaction_u.__sa_handler)
         #endif
     }
 
     /// Whether the signal takes its default action (often: terminate the process).
     var isDefaultAction: Bool {
-        handlerAddress == unsafeBitCast(SIG_DFL, to: UInt.self)
+        handlerAddress == Unsafe.address(of: SIG_DFL)
     }
 
     /// Whether the signal is discarded by the kernel as soon as it is sent.
     var isIgnored: Bool {
-        handlerAddress == unsafeBitCast(SIG_IGN, to: UInt.self)
+        handlerAddress == Unsafe.address(of: SIG_IGN)
     }
 
     /// Whether a function handles the signal (neither the default action nor "ignore").

@@ -21,9 +21,9 @@ public protocol SideEffect: AnySideEffect {
 extension SideEffect {
     /// Checks that the store's context has this side effect's types, then runs ``sideEffect(_:)``.
     ///
-    /// Inlinable, so each side effect's conformance compiles it for its own types; and the context
-    /// is used where it is instead of being copied out by a cast (a copy retains and releases what
-    /// the context holds, which every side effect of the store shares).
+    /// Inlinable, so each side effect's conformance compiles it for its own types, and the context
+    /// is used where it is instead of being copied out by a cast (docs/PERFORMANCE.md, "Side
+    /// effects: no-op SideEffect").
     @inlinable
     public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
         func run<Context: AnySideEffectContext>(_ context: Context) throws {
@@ -34,9 +34,7 @@ extension SideEffect {
                     actual: typeName(Context.self)
                 )
             }
-            try withUnsafePointer(to: context) { pointer in
-                try sideEffect(UnsafeRawPointer(pointer).assumingMemoryBound(to: SideEffectContext<StateType, Dependencies>.self).pointee)
-            }
+            try Unsafe.withValue(context, as: SideEffectContext<StateType, Dependencies>.self) { try sideEffect($0) }
         }
         try run(context)
         return ()

@@ -34,8 +34,8 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
         // A path of stored properties has a fixed offset in the state: read there, directly.
         let offset = MemoryLayout<Root>.offset(of: keyPath)
         let stateRule = StateChangeRule(rootType: Root.self) { oldView, newView in
-            let oldValue = keyPath.read(at: oldView.pointer, offset: offset)
-            let newValue = keyPath.read(at: newView.pointer, offset: offset)
+            let oldValue = Unsafe.load(keyPath, at: oldView.pointer, offset: offset)
+            let newValue = Unsafe.load(keyPath, at: newView.pointer, offset: offset)
             guard oldValue != newValue else { return nil }
             return { make(oldValue, newValue).map { [$0] } ?? [] }
         }
@@ -45,21 +45,5 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
     /// This rule.
     public var rules: [ObserverRule] {
         [rule]
-    }
-}
-
-extension KeyPath where Root: State {
-    /// The value at this key path in the state at `pointer`, which the runtime has checked is a
-    /// `Root` (rules for another state type are left out when the store starts).
-    ///
-    /// With `offset` (the path's offset in `Root`, when it is made of stored properties only) the
-    /// value is read directly there instead of through the key-path machinery; either way nothing
-    /// but the value is copied.
-    @inlinable
-    func read(at pointer: UnsafeRawPointer, offset: Int?) -> Value {
-        if let offset {
-            return pointer.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-        }
-        return pointer.assumingMemoryBound(to: Root.self).pointee[keyPath: self]
     }
 }

@@ -59,7 +59,7 @@ final class ObserverRuntime: @unchecked Sendable {
             }
         }
         self.stateRules = stateRules
-        self.borrowedStateRules = stateRules.map { Unmanaged.passUnretained($0) }
+        self.borrowedStateRules = stateRules.map { Unsafe.unretained($0) }
         self.dispatchRules = dispatchRules
         for rule in notificationRules {
             let token = center.addObserver(forName: rule.name, object: nil, queue: nil) { [weak self] notification in
@@ -105,7 +105,7 @@ final class ObserverRuntime: @unchecked Sendable {
             StateView.with(before) { oldView in
                 StateView.with(after) { newView in
                     for rule in borrowedStateRules {
-                        if let reaction = rule._withUnsafeGuaranteedRef({ $0.react(oldView, newView) }) {
+                        if let reaction = Unsafe.borrow(rule, { $0.react(oldView, newView) }) {
                             work.append(reaction)
                         }
                     }

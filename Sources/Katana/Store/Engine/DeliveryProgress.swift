@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What a listener delivery running on this thread still has to settle in the run it is
 /// delivering: found through a thread-local slot by a listener that blocks in a `wait` (its
 /// delivery cannot go on until the listener returns, so those promises settle at once).
@@ -32,20 +24,18 @@ final class DeliveryProgress {
 
     /// The delivery in progress on this thread, if any.
     static var current: DeliveryProgress? {
-        pthread_getspecific(key).map { Unsafe.object(at: $0, as: DeliveryProgress.self) }
+        slot.current
     }
 
     /// Marks `progress` as the delivery in progress on this thread; returns the previous mark.
-    static func enter(_ progress: DeliveryProgress) -> UnsafeMutableRawPointer? {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unsafe.opaque(progress))
-        return previous
+    static func enter(_ progress: DeliveryProgress) -> ThreadLocal<DeliveryProgress>.Previous {
+        slot.replace(with: progress)
     }
 
     /// Restores the mark `enter` replaced.
-    static func leave(restoring previous: UnsafeMutableRawPointer?) {
-        pthread_setspecific(key, previous)
+    static func leave(restoring previous: ThreadLocal<DeliveryProgress>.Previous) {
+        slot.restore(previous)
     }
 
-    private static let key = ThreadLocal.makeKey()
+    private static let slot = ThreadLocal<DeliveryProgress>()
 }

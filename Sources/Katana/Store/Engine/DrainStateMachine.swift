@@ -126,10 +126,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     }
 
     private(set) var phase: Phase = .starting
-    private var items: [Item] = []
-    /// An empty buffer with capacity for the items a waiting thread takes (see ``help(searchLimit:isTarget:)``),
-    /// so that neither it nor the inbox starts a new array from one slot.
-    private var spare: [Item] = []
+    private var items = SegmentedQueue<Item>()
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
 
@@ -195,14 +192,14 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         }
     }
 
-    /// The drainer asks for the waiting items: they are swapped into `buffer` (which must be
-    /// empty), and the audience to handle them for is returned; nil when none is waiting (the
-    /// drainer then finishes).
+    /// The drainer asks for the waiting items: the oldest of them (at most a segment of the inbox)
+    /// are swapped into `buffer` (which must be empty), and the audience to handle them for is
+    /// returned; nil when none is waiting (the drainer then finishes).
     mutating func nextBatch(into buffer: inout [Item], for right: borrowing DrainRight) -> Audience? {
         switch phase {
         case .draining, .drainingWithBlockQueued, .drainingThenStop:
             guard !items.isEmpty else { return nil }
-            swap(&buffer, &items)
+            items.takeFirstSegment(swappingWith: &buffer)
             return audience
         case .starting, .idle, .scheduled, .stopped:
             // Nobody drains in these phases: a right from elsewhere takes nothing.
@@ -214,9 +211,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// machine, and a drain block is scheduled for what is left.
     mutating func finish(_ right: Relinquished) -> ScheduleAction {
         let drainer = right.drainer
-        if spare.capacity == 0, right.spare.capacity > 0 {
-            spare = right.spare
-        }
+        items.keepSpare(right.spare)
         switch phase {
         case .draining:
             if items.isEmpty {
@@ -244,25 +239,16 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// of sleeping until the queue wakes up); later items stay for the block.
     mutating func help(searchLimit: Int, isTarget: (Item) -> Bool) -> Handover? {
         guard case .scheduled(let drainer) = phase,
-              let index = items.prefix(searchLimit).firstIndex(where: isTarget)
+              let taken = items.takeThrough(searchingFirst: searchLimit, where: isTarget)
         else { return nil }
         phase = .drainingWithBlockQueued
-        var taken: [Item] = []
-        swap(&taken, &spare)
-        if index == items.count - 1 {
-            swap(&taken, &items)
-        } else {
-            taken.append(contentsOf: items[...index])
-            items.removeFirst(index + 1)
-        }
         return Handover(right: DrainRight(drainer), items: taken, audience: audience)
     }
 
     /// The store was released: nothing more is handled. The waiting items are handed back to be
     /// rejected; the drainer is let go now if nobody holds it, or by its holder when it finishes.
     mutating func stop() -> StopAction {
-        var rejected: [Item] = []
-        swap(&rejected, &items)
+        let rejected = items.takeAll()
         switch phase {
         case .starting:
             phase = .stopped

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A store's interceptors, composed once into one chain and kept, with everything they capture,
 /// for as long as the store lives.
 ///
@@ -93,9 +85,8 @@ final class InterceptorChain: @unchecked Sendable {
     /// goes to `pass`, the first item with the envelope's promise.
     func run(_ envelope: Envelope, in pass: Pass) -> Verdict {
         pass.begin(settling: envelope.promise)
-        let previous = pthread_getspecific(Self.passKey)
-        pthread_setspecific(Self.passKey, Unsafe.opaque(pass))
-        defer { pthread_setspecific(Self.passKey, previous) }
+        let previous = Self.runs.replace(with: pass)
+        defer { Self.runs.restore(previous) }
         do {
             try entry(envelope.item)
         } catch {
@@ -108,8 +99,8 @@ final class InterceptorChain: @unchecked Sendable {
     /// The pass of the run in progress on this thread, if any. A run keeps its pass alive for as
     /// long as the slot points to it.
     private static var currentPass: Pass? {
-        pthread_getspecific(passKey).map { Unsafe.object(at: $0, as: Pass.self) }
+        runs.current
     }
 
-    private static let passKey: pthread_key_t = ThreadLocal.makeKey()
+    private static let runs = ThreadLocal<Pass>()
 }

@@ -1,14 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Runs a store's side effects concurrently, each with its interceptor chain, on workers that take
 /// them from a list (see ``SideEffectPoolState`` for when a worker starts, and where).
 ///
@@ -33,7 +25,6 @@ final class SideEffectPool: @unchecked Sendable {
     private let chain: InterceptorChain?
     private let classify: @Sendable (any Dispatchable) -> ItemKind
     private let handOff: @Sendable (Envelope) -> Void
-    private let queue = DispatchQueue.global()
 
     /// A pool for side effects run with `context`, through `chain` when there is one. `classify`
     /// tells what an interceptor passed on in place of a side effect, and `handOff` sends it to
@@ -64,7 +55,7 @@ final class SideEffectPool: @unchecked Sendable {
         case .none:
             break
         case .onQueue:
-            queue.async { self.work(onOwnThread: false) }
+            Self.queue.async { self.work(onOwnThread: false) }
         case .onOwnThread:
             Thread.detachNewThread { self.work(onOwnThread: true) }
         }
@@ -72,9 +63,8 @@ final class SideEffectPool: @unchecked Sendable {
 
     /// A worker: takes jobs until none is waiting.
     private func work(onOwnThread: Bool) {
-        let previous = pthread_getspecific(Self.workerKey)
-        pthread_setspecific(Self.workerKey, Unsafe.opaque(self))
-        defer { pthread_setspecific(Self.workerKey, previous) }
+        let previous = Self.worker.replace(with: self)
+        defer { Self.worker.restore(previous) }
         var taken = state.withLock { state in
             state.workerBegins(onOwnThread: onOwnThread)
             return state.take()
@@ -91,10 +81,15 @@ final class SideEffectPool: @unchecked Sendable {
 
     /// The pool whose worker is running on this thread, if any (a worker keeps its pool alive).
     static var current: SideEffectPool? {
-        pthread_getspecific(workerKey).map { Unsafe.object(at: $0, as: SideEffectPool.self) }
+        worker.current
     }
 
-    private static let workerKey = ThreadLocal.makeKey()
+    private static let worker = ThreadLocal<SideEffectPool>()
+
+    /// The queue workers run on: a concurrent queue of the package's own rather than a global
+    /// queue, whose few threads also run Swift concurrency's tasks (a side effect blocked in a
+    /// `wait` there would hold up every task in the process).
+    private static let queue = DispatchQueue(label: "Katana.sideEffects", attributes: .concurrent)
 
     /// Called by this pool's worker thread before it blocks in a `wait`: a job waiting without a
     /// free worker then gets a worker of its own, so a blocked worker never holds the others up.

@@ -5,14 +5,15 @@
 /// burst of short side effects is run by a few workers instead of costing a queue submission (and
 /// often a thread wake-up) each, while a side effect that blocks never holds up the others.
 ///
-/// Workers normally run on the global queue, whose threads the system keeps few. Once one of the
-/// pool's workers is blocked (in a `wait`, which announces it), the workers asked of the queue may
-/// never get a thread, so they no longer count as available, and new workers get threads of their own.
+/// Workers normally run on a dispatch queue, which lends them threads. Once one of the pool's
+/// workers is blocked (in a `wait`, which announces it), the workers asked of the queue may not get
+/// a thread soon (the queue's threads are limited), so they no longer count as available, and new
+/// workers get threads of their own.
 struct SideEffectPoolState<Job> {
     /// Whether (and where) to start a worker.
     enum WorkerStart: Equatable {
         case none
-        /// A worker on the global queue.
+        /// A worker on the side-effect queue.
         case onQueue
         /// A worker on a thread of its own.
         case onOwnThread
@@ -21,7 +22,7 @@ struct SideEffectPoolState<Job> {
     /// Jobs not taken yet start at `nextJob`.
     private var jobs: [Job] = []
     private var nextJob = 0
-    /// Workers asked of the global queue that have not started running.
+    /// Workers asked of the side-effect queue that have not started running.
     private(set) var queueWorkersStarting = 0
     /// Workers on threads of their own that have not started running.
     private(set) var threadWorkersStarting = 0

@@ -14,9 +14,9 @@ extension StoreEngine {
             self.published.withLock { $0 = cell }
             // Interceptors may dispatch while they are initialised (their items wait for
             // readiness), and a wait there could never succeed: mark the thread, so it fails at once.
-            let previous = StoreQueueMarker.set(Unsafe.opaque(self))
+            let previous = StoreQueueMarker.mark(self)
             let drainer = self.makeDrainer(cell: cell, interceptors: interceptors, context: context)
-            StoreQueueMarker.set(previous)
+            StoreQueueMarker.restore(previous)
             switch self.inbox.withLock({ $0.becomeReady(with: drainer) }) {
             case .none, .release:
                 // A drainer released here (the store went away while it started) goes with it.

@@ -49,7 +49,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// How many waiting items a thread blocked on a promise looks through for that promise's item.
     private static var helpingSearchLimit: Int { 64 }
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch.
-    private static var retainedBatchCapacity: Int { 4096 }
+    private static var retainedBatchCapacity: Int { SegmentedQueue<Envelope>.spareCapacityLimit }
 
     init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?) {
         updaterQueue = DispatchQueue(label: label)
@@ -112,8 +112,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     func drainOnQueue() {
         switch inbox.withLock({ $0.drainBlockStarts() }) {
         case .some(let right):
-            let previous = StoreQueueMarker.set(Unsafe.opaque(self))
-            defer { StoreQueueMarker.set(previous) }
+            let previous = StoreQueueMarker.mark(self)
+            defer { StoreQueueMarker.restore(previous) }
             var batch = Self.drainer(right).takeSpareBatch()
             while let audience = inbox.withLock({ $0.nextBatch(into: &batch, for: right) }) {
                 handle(batch, for: audience, with: right)
@@ -136,8 +136,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             }
         }
         guard let handover else { return }
-        let previous = StoreQueueMarker.set(Unsafe.opaque(self))
-        defer { StoreQueueMarker.set(previous) }
+        let previous = StoreQueueMarker.mark(self)
+        defer { StoreQueueMarker.restore(previous) }
         handle(handover.items, for: handover.audience, with: handover.right)
         finish(handover.relinquish(keepingAtMost: Self.retainedBatchCapacity))
     }
