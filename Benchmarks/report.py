@@ -150,13 +150,15 @@ def main():
         residual_untrim = statistics.median(m["residual_untrimmed_rss"] for m in memories)
         residual_heap = statistics.median(m["residual_heap"] for m in memories)
         settled_heap = statistics.median(m["settled_heap"] for m in memories)
+        free_running = statistics.median(m.get("free_running_untrimmed_rss", 0) for m in memories)
         out.append("#### Memory")
         out.append("")
         out.append("KatanaMemoryProbe, 100,000 dispatches in flight behind a held queue, no malloc interposer:")
         out.append("")
         out.append(f"- resident memory per in-flight dispatch: {rss:.0f} bytes (heap in use: {heap:.0f} bytes)")
-        out.append(f"- when the last promise settles: heap still {settled_heap / 1024:.0f} KiB above baseline (the drained batch holds the settled promises until the batch ends)")
-        out.append(f"- once the store is idle: heap {residual_heap / 1024:.0f} KiB above baseline; RSS {residual_untrim / 1024:.0f} KiB above baseline as glibc leaves it, {residual_trim / 1024:.0f} KiB after `malloc_trim(0)`")
+        out.append(f"- when the last promise settles: heap {settled_heap / 1024:.0f} KiB above baseline (what the store still holds at that moment)")
+        out.append(f"- once the store is idle (0.5 s later): heap {residual_heap / 1024:.0f} KiB above baseline; RSS {residual_untrim / 1024:.0f} KiB above baseline without the program trimming the allocator, {residual_trim / 1024:.0f} KiB after `malloc_trim(0)`")
+        out.append(f"- a free-running burst (no held queue, one listener), 1.5 s after its last promise settled: RSS {free_running / 1024:.0f} KiB above baseline, untrimmed")
         harness = {metric: median_over_runs(runs, "Memory: in-flight dispatch burst", metric, per_op=False)
                    for metric in ("RSSbytesperin-flightdispatch", "heapbytesperin-flightdispatch", "RSSKiBabovebaselineaftersettling")}
         if all(value is not None for value in harness.values()):
@@ -167,7 +169,7 @@ def main():
             )
         out.append("")
     else:
-        rss = residual_trim = residual_heap = None
+        rss = residual_trim = residual_untrim = residual_heap = free_running = None
 
     out.append("#### Chart")
     out.append("")
@@ -222,9 +224,13 @@ def main():
     if large_1k and large_1m:
         rows.append(("large state: 1,000,000-element append ≤ 1.5 × 1,000-element append", f"{fmt_ns(large_1m)} vs {fmt_ns(large_1k)} = {large_1m / large_1k:.2f}×", large_1m <= 1.5 * large_1k))
     if rss is not None:
-        back = residual_heap < 1024 * 1024 and residual_trim < 1024 * 1024
+        back = residual_heap < 1024 * 1024 and residual_untrim < 1024 * 1024 and free_running < 1024 * 1024
         rows.append(("memory ≤ 300 bytes resident per in-flight dispatch (100,000 burst)", f"{rss:.0f} bytes", rss <= 300))
-        rows.append(("memory back to the baseline after settling", f"heap +{residual_heap / 1024:.0f} KiB, RSS +{residual_trim / 1024:.0f} KiB after malloc_trim (< 1 MiB counts as back)", back))
+        rows.append((
+            "memory back to the baseline after settling, without the program calling malloc_trim",
+            f"heap +{residual_heap / 1024:.0f} KiB, RSS +{residual_untrim / 1024:.0f} KiB (held burst), +{free_running / 1024:.0f} KiB (free-running burst) (< 1 MiB counts as back)",
+            back,
+        ))
     if per_call is not None:
         rows.append(("100 listeners: every call delivered in ≤ 15 ns per call", f"{per_call:.1f} ns per call", per_call <= 15))
     out.append("#### Targets")

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Katana
 
 /// The memory a burst of in-flight dispatches costs, measured on a store whose queue is held busy.
@@ -13,7 +14,8 @@ public struct MemoryBurstResult: Sendable, CustomStringConvertible {
     public var settledRSS: Int
     /// Bytes the allocator had handed out right when the last promise has settled.
     public var settledHeapImmediately: Int
-    /// Resident memory once the store has gone idle (one more dispatch handled), as the allocator left it.
+    /// Resident memory once the store has gone idle (one more dispatch handled) and the store's
+    /// post-burst release has had time to run, without the program trimming the allocator.
     public var idleRSS: Int
     /// Resident memory once the store is idle and the allocator gave back its free memory.
     public var settledTrimmedRSS: Int
@@ -39,7 +41,7 @@ public struct MemoryBurstResult: Sendable, CustomStringConvertible {
         RSS per in-flight dispatch:      \(Int(rssPerDispatch.rounded())) bytes
         heap per in-flight dispatch:     \(Int(heapPerDispatch.rounded())) bytes
         when the last promise settles:   RSS \(kib(settledRSS - baselineRSS)), heap \(kib(settledHeapImmediately - baselineHeap)) above baseline
-        once the store is idle:          RSS \(kib(idleRSS - baselineRSS)), heap \(kib(residualHeap)) above baseline
+        once the store is idle (0.5 s):  RSS \(kib(idleRSS - baselineRSS)), heap \(kib(residualHeap)) above baseline
         idle, after malloc_trim:         RSS \(kib(residualTrimmedRSS)) above baseline
         """
     }
@@ -78,6 +80,8 @@ public func measureMemoryBurst(count: Int) -> MemoryBurstResult {
     // The engine may still hold the drained batch (and with it the settled promises) for a moment
     // after the last promise settles; one more dispatch is handled only after that batch is freed.
     store.dispatch(Increment()).settled("dispatch after the burst")
+    // The store gives the memory a burst freed back to the system a moment after the burst.
+    Thread.sleep(forTimeInterval: 0.5)
     let idleRSS = ProcessMemory.residentBytes() ?? 0
     let settledHeap = ProcessMemory.heapInUseBytes() ?? 0
     ProcessMemory.trim()
@@ -89,4 +93,24 @@ public func measureMemoryBurst(count: Int) -> MemoryBurstResult {
         settledTrimmedRSS: settledTrimmedRSS,
         baselineHeap: baselineHeap, peakHeap: peakHeap, settledHeap: settledHeap
     )
+}
+
+/// Dispatches `count` trivial updaters as fast as one thread can to a store that runs freely (no
+/// held queue) and has a listener, waits for the last promise, gives the store 1.5 s (the store
+/// gives memory back at most once a second), and returns how far resident memory stayed above what
+/// it was before the burst, without the program trimming the allocator: what a service sees after
+/// a spike.
+public func measureFreeRunningBurst(count: Int) -> Int {
+    let store = BenchStore()
+    store.addListener { _, _ in }
+    store.dispatch(Increment()).settled("warm-up dispatch")
+    let baseline = ProcessMemory.residentBytes() ?? 0
+    var last: Promise<Void>?
+    for _ in 0 ..< count {
+        last = store.dispatch(Increment())
+    }
+    last?.settled("last dispatch of the free-running burst")
+    last = nil
+    Thread.sleep(forTimeInterval: 1.5)
+    return (ProcessMemory.residentBytes() ?? 0) - baseline
 }

@@ -6,5 +6,7 @@ import KatanaBenchmarkSupport
 let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
 let result = measureMemoryBurst(count: count)
 print(result)
+let freeRunning = measureFreeRunningBurst(count: count)
+print("free-running burst with a listener: RSS \(freeRunning / 1024) KiB above baseline 1.5 s after it")
 // One machine-readable line for Benchmarks/report.py.
-print("MEMORY rss_per_dispatch=\(result.rssPerDispatch) heap_per_dispatch=\(result.heapPerDispatch) residual_trimmed_rss=\(result.residualTrimmedRSS) residual_untrimmed_rss=\(result.idleRSS - result.baselineRSS) settled_heap=\(result.settledHeapImmediately - result.baselineHeap) residual_heap=\(result.residualHeap)")
+print("MEMORY rss_per_dispatch=\(result.rssPerDispatch) heap_per_dispatch=\(result.heapPerDispatch) residual_trimmed_rss=\(result.residualTrimmedRSS) residual_untrimmed_rss=\(result.idleRSS - result.baselineRSS) settled_heap=\(result.settledHeapImmediately - result.baselineHeap) residual_heap=\(result.residualHeap) free_running_untrimmed_rss=\(freeRunning)")

@@ -14,9 +14,8 @@ extension Promise {
     @discardableResult
     public func wait(timeout: Duration) throws -> Value {
         if Value.self == Void.self {
-            // The common case, waiting for a dispatched updater: through code specialised for Void,
-            // because in this unspecialised generic code every promise type it touches costs a
-            // metadata look-up.
+            // The common case, waiting for a dispatched updater, takes a path of its own
+            // (docs/PERFORMANCE.md, "Round trip").
             try Promise<Void>(core: Unsafe.downcast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
             return Unsafe.void(as: Value.self)
         }

@@ -6,8 +6,8 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
 
     func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
         if Value.self == Void.self {
-            // A `Promise<Void>` (side effects, updaters): through code specialised for Void. The
-            // generic path below looks up the metadata of every `Result` and `Promise` it touches.
+            // A `Promise<Void>` (side effects, updaters) takes a path of its own (docs/PERFORMANCE.md,
+            // "Updaters: back-to-back").
             let promise = Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self))
             switch outcome {
             case .failure(let error):
@@ -47,8 +47,8 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         }
     }
 
-    /// ``settleDone()`` for a `Promise<any Sendable>`; apart, so that the common `Void` case does not
-    /// look up the metadata this one needs.
+    /// ``settleDone()`` for a `Promise<any Sendable>`, apart from the common `Void` case
+    /// (docs/PERFORMANCE.md, "Updaters: 100 listeners").
     @inline(never)
     private func settleDoneAsAny() {
         if let done = () as? Value {
@@ -58,8 +58,7 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
 
     func settleDone(replacing item: any Dispatchable) {
         if Value.self == Void.self {
-            // The common case, an updater's `Promise<Void>`: through code specialised for Void,
-            // without dynamic casts.
+            // The common case, an updater's `Promise<Void>`, takes a path of its own.
             Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self)).resolve(())
         } else {
             settle(erased: .success(()), replacing: item)

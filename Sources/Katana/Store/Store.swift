@@ -56,7 +56,8 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
         let engine = StoreEngine<S>(
             label: "Katana.Store<\(typeName(S.self))>",
             listenerExecutor: configuration.listenersAsyncProvider,
-            tracer: configuration.signpostLogger
+            tracer: configuration.signpostLogger,
+            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts
         )
         let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
             guard let engine else {

@@ -10,16 +10,22 @@ extension Store {
         public let listenersAsyncProvider: any Executor
         /// Receives begin/end of every handled item, when set.
         public let signpostLogger: SignpostLogger?
+        /// Whether, after the store has handled a burst of items, the process asks the C allocator to
+        /// give the memory the burst freed back to the system (on Linux, where glibc otherwise keeps
+        /// it resident; see README, "Performance and reliability"). Default: true.
+        public let releasesMemoryAfterBursts: Bool
 
         /// Creates a configuration; every parameter has a default that works without a run loop.
         public init(
             stateInitializerAsyncProvider: any Executor = ImmediateExecutor(),
             listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
-            signpostLogger: SignpostLogger? = nil
+            signpostLogger: SignpostLogger? = nil,
+            releasesMemoryAfterBursts: Bool = true
         ) {
             self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
             self.listenersAsyncProvider = listenersAsyncProvider
             self.signpostLogger = signpostLogger
+            self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         }
 
         /// The default listener executor of this platform (see ``listenersAsyncProvider``).

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Every construct in this module that steps outside Swift's type and memory safety, and the one
 /// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
 /// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark); everything else in the module
@@ -57,8 +61,8 @@ enum Unsafe {
 
     /// Calls `body` with an untyped pointer to `state`, valid only inside `body`.
     ///
-    /// Item kinds are not generic over the state type (a generic kind would cost a metadata
-    /// look-up per item), so an updater's applier receives the state through this pointer.
+    /// Item kinds are not generic over the state type (docs/PERFORMANCE.md, "Updaters:
+    /// back-to-back"), so an updater's applier receives the state through this pointer.
     @inline(__always)
     static func withStatePointer<S, Result>(_ state: inout S, _ body: (UnsafeMutableRawPointer) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointer(to: &state) { try body(UnsafeMutableRawPointer($0)) }
@@ -104,5 +108,24 @@ enum Unsafe {
     @inline(__always)
     static func object<Object: AnyObject>(at pointer: UnsafeMutableRawPointer, as type: Object.Type) -> Object {
         Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    // MARK: - The C allocator
+
+    #if canImport(Glibc)
+    /// glibc's `malloc_trim`, looked up at run time (the Glibc module does not export `malloc.h`).
+    ///
+    /// Invariant: the symbol, when present, is glibc's `int malloc_trim(size_t pad)`.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+    #endif
+
+    /// Asks the C allocator to give its free memory back to the system (see ``MemoryRelease``);
+    /// does nothing where the allocator has no such call.
+    static func releaseFreedMemory() {
+        #if canImport(Glibc)
+        _ = mallocTrim?(0)
+        #endif
     }
 }

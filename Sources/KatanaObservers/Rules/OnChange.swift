@@ -27,8 +27,8 @@ public struct OnChange<Root: State, Value: Equatable & Sendable>: ObserverRuleSe
 
     /// When the value changes, dispatches the item `make` returns for the old and new value, if any.
     ///
-    /// Inlinable so that the per-update work is compiled for the concrete state and value types
-    /// (generic code would look their type metadata up at run time, on every update).
+    /// Inlinable, so that the per-update work is compiled for the concrete state and value types
+    /// (docs/PERFORMANCE.md, "Updaters: observer with 100 OnChange rules").
     @inlinable
     public init(of keyPath: KeyPath<Root, Value> & Sendable, _ make: @escaping @Sendable (_ old: Value, _ new: Value) -> (any Dispatchable)?) {
         // A path of stored properties has a fixed offset in the state: read there, directly.

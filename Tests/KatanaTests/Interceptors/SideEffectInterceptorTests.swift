@@ -135,3 +135,38 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Record
         #expect(runs.values == [])
     }
 }
+
+/// Katana 6 resolves a dispatch's promise once the whole interceptor chain has returned: what an
+/// interceptor does after `next` is done when `wait` returns.
+@Suite struct InterceptorWorkAfterNextTests {
+    /// Records, after `next` returns (after a short pause, to widen a race), that the item passed.
+    private static func recordingAfterNext(_ seen: Recorder<String>) -> StoreInterceptor {
+        { _ in
+            { next in
+                { item in
+                    try next(item)
+                    usleep(2_000)
+                    seen.append("\(type(of: item)) passed")
+                }
+            }
+        }
+    }
+
+    @Test func sideEffectPromise_settlesAfterTheInterceptorsReturn() throws {
+        let seen = Recorder<String>()
+        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)])
+        for round in 1 ... 5 {
+            #expect(try store.dispatch(Constant(value: round)).wait(timeout: .seconds(5)) == round)
+            #expect(seen.values.filter { $0 == "Constant passed" }.count == round)
+        }
+    }
+
+    @Test func updaterPromise_settlesAfterTheInterceptorsReturn() throws {
+        let seen = Recorder<String>()
+        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)])
+        for round in 1 ... 5 {
+            try store.dispatch(Increment()).wait(timeout: .seconds(5))
+            #expect(seen.values.filter { $0 == "Increment passed" }.count == round)
+        }
+    }
+}

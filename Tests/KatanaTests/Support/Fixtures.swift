@@ -122,10 +122,6 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Whether the tests run under the thread sanitizer, where every thread and every memory access
-/// costs many times more: tests that start hundreds of threads scale down there.
-let isRunningUnderThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != nil
-
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
 func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout

@@ -29,7 +29,7 @@ final class Drainer<S: State> {
         context: any AnySideEffectContext,
         sideEffects: SideEffectPool,
         chain: InterceptorChain?,
-        handle: @escaping (Envelope, Drainer<S>) -> Void
+        handle: @escaping (Envelope, Drainer<S>) -> Settlement?
     ) {
         self.cell = cell
         self.context = context
@@ -39,6 +39,18 @@ final class Drainer<S: State> {
         updaterPass = chain.map { chain in
             InterceptorChain.Pass(for: chain) { [unowned self] envelope in handle(envelope, self) }
         }
+    }
+
+    /// Items handled since the last report to ``MemoryRelease``.
+    private var handledSinceReport = 0
+
+    /// Counts `count` handled items, and reports them to ``MemoryRelease`` once they are many
+    /// (small drains add up without a report, which takes a process-wide lock).
+    func reportHandled(_ count: Int) {
+        handledSinceReport += count
+        guard handledSinceReport >= SegmentedQueue<Envelope>.segmentCapacity else { return }
+        MemoryRelease.handled(handledSinceReport)
+        handledSinceReport = 0
     }
 
     /// Takes the spare batch buffer (empty, with its capacity).

@@ -23,17 +23,20 @@ final class InterceptorChain: @unchecked Sendable {
 
     /// One run through the chain: receives what reaches the end of it on the run's thread.
     ///
-    /// The first item to arrive settles the run's promise; an interceptor that calls `next` again
-    /// gets that item handled too, without a promise.
+    /// The first item to arrive settles the run's promise, once the run is over (every interceptor
+    /// has returned); an interceptor that calls `next` again gets that item handled too, without a
+    /// promise.
     final class Pass {
         fileprivate let chain: ObjectIdentifier
-        private let handle: (Envelope) -> Void
+        private let handle: (Envelope) -> Settlement?
         private var promise: PromiseHandle?
         fileprivate private(set) var passedOn = false
+        /// The promise-carrying item handled in this run, and how to settle it when the run is over.
+        private var pending: (envelope: Envelope, settlement: Settlement)?
 
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
-        /// marked as having been through the interceptors).
-        init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Void) {
+        /// marked as having been through the interceptors), which says how to settle the promise.
+        init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
             self.chain = ObjectIdentifier(chain)
             self.handle = handle
         }
@@ -47,7 +50,17 @@ final class InterceptorChain: @unchecked Sendable {
             let promise = passedOn ? nil : self.promise
             passedOn = true
             self.promise = nil
-            handle(Envelope(item, promise: promise, skipsInterceptors: true))
+            let envelope = Envelope(item, promise: promise, skipsInterceptors: true)
+            if let settlement = handle(envelope), promise != nil {
+                pending = (envelope, settlement)
+            }
+        }
+
+        /// Settles what this run handled, now that its interceptors have returned.
+        fileprivate func end() {
+            guard let pending else { return }
+            self.pending = nil
+            pending.envelope.settle(pending.settlement)
         }
     }
 
@@ -72,9 +85,7 @@ final class InterceptorChain: @unchecked Sendable {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
             }
         }
-        // A loop rather than `reduce`: closures passed through generic code pick up conversion
-        // thunks that every item then pays for (docs/PERFORMANCE.md, "Updaters: 10 pass-through
-        // interceptors").
+        // A loop rather than `reduce` (docs/PERFORMANCE.md, "Updaters: 10 pass-through interceptors").
         for interceptor in interceptors.reversed() {
             next = interceptor(context)(next)
         }
@@ -87,6 +98,7 @@ final class InterceptorChain: @unchecked Sendable {
         pass.begin(settling: envelope.promise)
         let previous = Self.runs.replace(with: pass)
         defer { Self.runs.restore(previous) }
+        defer { pass.end() }
         do {
             try entry(envelope.item)
         } catch {

@@ -108,16 +108,15 @@ final class SideEffectPool: @unchecked Sendable {
         switch job {
         case .run(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
-                runBody(envelope, with: runner)
+                envelope.settle(runBody(envelope, with: runner))
                 return
             }
             let type = ObjectIdentifier(Swift.type(of: envelope.item))
             intercept(envelope, with: chain) { passed in
                 if ObjectIdentifier(Swift.type(of: passed.item)) == type {
-                    self.runBody(passed, with: runner)
-                } else {
-                    self.handleReplacement(passed)
+                    return self.runBody(passed, with: runner)
                 }
+                return self.handleReplacement(passed)
             }
         case .start(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
@@ -128,15 +127,15 @@ final class SideEffectPool: @unchecked Sendable {
             intercept(envelope, with: chain) { passed in
                 if ObjectIdentifier(Swift.type(of: passed.item)) == type {
                     self.startTask(passed, with: runner)
-                } else {
-                    self.handleReplacement(passed)
+                    return nil
                 }
+                return self.handleReplacement(passed)
             }
         }
     }
 
     /// Runs the side effect's interceptors on this worker; what they pass on goes to `handle`.
-    private func intercept(_ envelope: Envelope, with chain: InterceptorChain, handle: @escaping (Envelope) -> Void) {
+    private func intercept(_ envelope: Envelope, with chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
         switch chain.run(envelope, in: InterceptorChain.Pass(for: chain, handle: handle)) {
         case .passedOn:
             break
@@ -147,29 +146,30 @@ final class SideEffectPool: @unchecked Sendable {
         }
     }
 
-    /// Handles what an interceptor passed on in place of a side effect, as what it is.
-    private func handleReplacement(_ envelope: Envelope) {
+    /// Handles what an interceptor passed on in place of a side effect, as what it is; returns how
+    /// to settle its promise once the interceptors have returned (nil: something else settles it).
+    private func handleReplacement(_ envelope: Envelope) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            runBody(envelope, with: runner)
+            return runBody(envelope, with: runner)
         case .asyncSideEffect(let runner):
             startTask(envelope, with: runner)
         case .updater, .unsupported, .ambiguous:
             handOff(envelope)
         }
+        return nil
     }
 
-    /// Runs a synchronous side effect's body here and settles its promise with the outcome.
-    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) {
+    /// Runs a synchronous side effect's body here; returns its outcome, for its promise.
+    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
         let context = self.context
-        let outcome: Result<any Sendable, any Error> = SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
+        return SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
-                return .success(try runner(envelope.item, context))
+                return .result(.success(try runner(envelope.item, context)))
             } catch {
                 return .failure(error)
             }
         }
-        envelope.promise?.settle(erased: outcome, replacing: envelope.item)
     }
 
     /// Starts an async side effect as a task that runs on this worker until it first suspends

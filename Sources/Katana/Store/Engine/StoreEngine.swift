@@ -43,6 +43,8 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// The state cell once the state initializer has run; nil before.
     let published = Locked<StateCell<S>?>(nil)
     let tracer: SignpostLogger?
+    /// Whether drains report what they handled to ``MemoryRelease``.
+    private let releasesMemoryAfterBursts: Bool
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
 
@@ -51,10 +53,11 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch.
     private static var retainedBatchCapacity: Int { SegmentedQueue<Envelope>.spareCapacityLimit }
 
-    init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?) {
+    init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?, releasesMemoryAfterBursts: Bool) {
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor)
         self.tracer = tracer
+        self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         directoryNumber = EngineDirectory.newNumber()
         EngineDirectory.register(self, as: directoryNumber)
         if let queue = listenerExecutor as? DispatchQueue {
@@ -114,12 +117,18 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         case .some(let right):
             let previous = StoreQueueMarker.mark(self)
             defer { StoreQueueMarker.restore(previous) }
-            var batch = Self.drainer(right).takeSpareBatch()
+            let drainer = Self.drainer(right)
+            var batch = drainer.takeSpareBatch()
+            var handled = 0
             while let audience = inbox.withLock({ $0.nextBatch(into: &batch, for: right) }) {
                 handle(batch, for: audience, with: right)
+                handled += batch.count
                 Self.empty(&batch)
             }
-            Self.drainer(right).spareBatch = batch
+            drainer.spareBatch = batch
+            if releasesMemoryAfterBursts {
+                drainer.reportHandled(handled)
+            }
             finish(right)
         case .none:
             return
@@ -182,7 +191,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             drainer.sideEffects.submit(.start(envelope, runner))
         case .updater, .unsupported, .ambiguous:
             guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
-                handle(envelope, as: kind, for: audience, with: drainer)
+                if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
+                    envelope.settle(settlement)
+                }
                 return
             }
             switch chain.run(envelope, in: pass) {
@@ -201,24 +212,27 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         }
     }
 
-    /// Handles an item that has been through the interceptors (or has none to go through).
-    func handle(_ envelope: Envelope, with drainer: Drainer<S>) {
+    /// Handles an item that has been through the interceptors; says how to settle its promise.
+    func handle(_ envelope: Envelope, with drainer: Drainer<S>) -> Settlement? {
         handle(envelope, as: drainer.kind(of: envelope.item), for: drainer.audience, with: drainer)
     }
 
-    private func handle(_ envelope: Envelope, as kind: ItemKind, for audience: Audience, with drainer: Drainer<S>) {
+    /// Handles an item as what it is; returns how to settle its promise now, or nil when something
+    /// else settles it (the listeners' delivery, a side-effect worker).
+    private func handle(_ envelope: Envelope, as kind: ItemKind, for audience: Audience, with drainer: Drainer<S>) -> Settlement? {
         switch kind {
         case .updater(let updater):
-            drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
+            return drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
         case .sideEffect(let runner):
             drainer.sideEffects.submit(.run(envelope, runner))
         case .asyncSideEffect(let runner):
             drainer.sideEffects.submit(.start(envelope, runner))
         case .unsupported:
-            envelope.reject(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
+            return .failure(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
         case .ambiguous:
-            envelope.reject(KatanaError.ambiguousDispatchable(item: typeName(of: envelope.item)))
+            return .failure(KatanaError.ambiguousDispatchable(item: typeName(of: envelope.item)))
         }
+        return nil
     }
 
     // MARK: - Publish

@@ -2,19 +2,18 @@
 /// change for the store's audience together with the promise it settles.
 ///
 /// Owned by the drainer (see ``Drainer``), so it runs on whichever thread holds the right to drain,
-/// one updater at a time, in dispatch order. A class, so that the drainer reaches it without a
-/// metadata look-up of a generic value type per updater (docs/PERFORMANCE.md, "Updaters: back-to-back").
+/// one updater at a time, in dispatch order. (Why a class: docs/PERFORMANCE.md, "Updaters: back-to-back".)
 final class UpdaterApplier<S: State> {
     private var log = StateChangeLog<S>()
     /// Whether the state is still the last one `log` recorded, so the next change continues its run
-    /// without a copy of the state before it. Kept out of the log: in this unspecialised generic
-    /// code, touching the log costs a metadata look-up, which the path without an audience must not pay.
+    /// without a copy of the state before it. (Why it is kept out of the log: docs/PERFORMANCE.md,
+    /// "Updaters: back-to-back".)
     private var logContinues = false
 
     /// Applies `envelope`'s updater to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
     ///
-    /// The promise is settled now, unless listeners wait for the change (``Audience/listeners``):
+    /// Returns how to settle the promise, unless listeners wait for the change (``Audience/listeners``):
     /// then it goes with the change, and the delivery settles it once every listener has heard it.
     func apply(
         _ envelope: Envelope,
@@ -23,7 +22,7 @@ final class UpdaterApplier<S: State> {
         for audience: Audience,
         context: any AnySideEffectContext,
         tracer: SignpostLogger?
-    ) {
+    ) -> Settlement? {
         // A promise that needs the item to settle (an updater replacing a returning side effect,
         // whose promise it cannot fulfil) settles at once, with the error.
         let heldForListeners = audience.promisesWaitForListeners && envelope.promise?.acceptsDone == true
@@ -41,10 +40,9 @@ final class UpdaterApplier<S: State> {
             return cell.apply(updater.apply, envelope.item)
         }
         if let failure {
-            envelope.reject(failure)
-        } else if !heldForListeners {
-            envelope.promise?.settleDone(replacing: envelope.item)
+            return .failure(failure)
         }
+        return heldForListeners ? nil : .done
     }
 
     /// The changes recorded since the last call, in runs, for the listeners; nil when there are none.
