@@ -21,22 +21,18 @@ public protocol SideEffect: AnySideEffect {
 extension SideEffect {
     /// Checks that the store's context has this side effect's types, then runs ``sideEffect(_:)``.
     ///
-    /// Inlinable, so each side effect's conformance compiles it for its own types, and the context
-    /// is used where it is instead of being copied out by a cast (docs/PERFORMANCE.md, "Side
-    /// effects: no-op SideEffect").
-    @inlinable
+    /// Inlinable and always inlined, so each side effect's conformance compiles it for its own
+    /// types (docs/PERFORMANCE.md, "Side effects: no-op SideEffect").
+    @inlinable @inline(__always)
     public func anySideEffect(_ context: any AnySideEffectContext) throws -> any Sendable {
-        func run<Context: AnySideEffectContext>(_ context: Context) throws {
-            guard Context.self == SideEffectContext<StateType, Dependencies>.self else {
-                throw KatanaError.sideEffectContextMismatch(
-                    sideEffect: typeName(of: self),
-                    expected: typeName(SideEffectContext<StateType, Dependencies>.self),
-                    actual: typeName(Context.self)
-                )
-            }
-            try Unsafe.withValue(context, as: SideEffectContext<StateType, Dependencies>.self) { try sideEffect($0) }
+        guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
+            throw KatanaError.sideEffectContextMismatch(
+                sideEffect: typeName(of: self),
+                expected: typeName(SideEffectContext<StateType, Dependencies>.self),
+                actual: typeName(type(of: context))
+            )
         }
-        try run(context)
+        try sideEffect(typed)
         return ()
     }
 }
@@ -72,6 +68,10 @@ public protocol AsyncSideEffect: AnySideEffect {
 
     /// Runs the logic and returns its value; a thrown error rejects the dispatch promise.
     func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws -> ReturnValue
+
+    /// Runs the side effect with the store's type-erased context: what the store calls. Provided;
+    /// a side effect only implements ``sideEffect(_:)``.
+    func anyAsyncSideEffect(_ context: any AnySideEffectContext) async throws -> any Sendable
 }
 
 extension AsyncSideEffect {
@@ -82,8 +82,12 @@ extension AsyncSideEffect {
         throw KatanaError.asyncSideEffectCalledSynchronously(sideEffect: typeName(of: self))
     }
 
-    /// Checks the context's types, then awaits ``sideEffect(_:)``; used by the store.
-    func runErased(_ context: any AnySideEffectContext) async throws -> any Sendable {
+    /// Checks that the store's context has this side effect's types, then awaits ``sideEffect(_:)``.
+    ///
+    /// Inlinable and always inlined, so each side effect's conformance compiles it for its own
+    /// types (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+    @inlinable @inline(__always)
+    public func anyAsyncSideEffect(_ context: any AnySideEffectContext) async throws -> any Sendable {
         guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
             throw KatanaError.sideEffectContextMismatch(
                 sideEffect: typeName(of: self),

@@ -19,7 +19,14 @@ extension Promise {
             try Promise<Void>(core: Unsafe.downcast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
             return Unsafe.void(as: Value.self)
         }
-        return try blockingWait(timeout: timeout)
+        return try genericWait(timeout: timeout)
+    }
+
+    /// ``wait(timeout:)`` for any other value type, apart from the `Void` case (docs/PERFORMANCE.md,
+    /// "Side effects: no-op AsyncSideEffect").
+    @inline(never)
+    private func genericWait(timeout: Duration) throws -> Value {
+        try blockingWait(timeout: timeout)
     }
 
     /// The body of ``wait(timeout:)``.

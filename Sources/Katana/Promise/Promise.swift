@@ -37,7 +37,7 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     /// to each dispatched item, to settle it once the item is handled.
     let core: PromiseCore<Value>
 
-    private init(phase: Phase, work: Work) {
+    fileprivate init(phase: Phase, work: Work) {
         core = PromiseCore<Value>.make(Storage(phase: phase, work: work))
     }
 
@@ -103,6 +103,16 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     /// A promise for `item`, dispatched to the engine with this number in ``EngineDirectory``: a
     /// retry dispatches the item there again.
     static func pending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Value> {
+        if Value.self == Void.self {
+            // Made by code for `Void`, even when the caller is generic over the value type
+            // (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+            return Unsafe.cast(Promise<Void>.voidPending(dispatching: item, toEngineNumbered: engineNumber), to: Promise<Value>.self)
+        }
+        return genericPending(dispatching: item, toEngineNumbered: engineNumber)
+    }
+
+    @inline(never)
+    private static func genericPending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Value> {
         Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
     }
 
@@ -190,5 +200,12 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     /// A fresh run of the work behind this promise, or this promise when there is no work to re-run.
     func restarted() -> Promise<Value> {
         rerun?() ?? self
+    }
+}
+
+extension Promise where Value == Void {
+    /// ``pending(dispatching:toEngineNumbered:)`` for a `Promise<Void>`.
+    static func voidPending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Void> {
+        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
     }
 }

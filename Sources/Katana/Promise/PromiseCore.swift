@@ -18,6 +18,13 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
             }
             return
         }
+        settleGeneric(erased: outcome, replacing: item)
+    }
+
+    /// ``settle(erased:replacing:)`` for any other value type, apart from the `Void` case
+    /// (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+    @inline(never)
+    private func settleGeneric(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
         let promise = Promise(core: self)
         switch outcome {
         case .failure(let error):

@@ -27,6 +27,11 @@ struct PromiseHandle: @unchecked Sendable {
 extension Promise {
     /// This promise, type-erased, for the store's queue.
     var handle: PromiseHandle {
-        PromiseHandle(core: core)
+        if Value.self == Void.self {
+            // Without a look-up of this promise's core type when the caller is generic
+            // (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+            return PromiseHandle(core: Unsafe.downcast(core, to: PromiseCore<Void>.self))
+        }
+        return PromiseHandle(core: core)
     }
 }

@@ -134,7 +134,7 @@ extension AsyncSideEffect {
         { item, context in
             // Copied out before the await: the concrete view is only valid inside the call.
             let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
-            return try await sideEffect.runErased(context)
+            return try await sideEffect.anyAsyncSideEffect(context)
         }
     }
 }

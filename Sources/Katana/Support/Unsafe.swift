@@ -6,7 +6,6 @@ import Glibc
 /// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
 /// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark); everything else in the module
 /// is safe Swift.
-@usableFromInline
 enum Unsafe {
     // MARK: - Known dynamic types
 
@@ -20,21 +19,10 @@ enum Unsafe {
         unsafeDowncast(object, to: T.self)
     }
 
-    /// Calls `body` with `value` seen as a `T`, without a checked cast or a copy into a new
-    /// existential.
-    ///
-    /// Invariant: `Value` is `T` (the caller has compared the types, or classified the item's
-    /// dynamic type once and keeps what it learned per type). The view is valid only inside `body`.
-    @inlinable @inline(__always)
-    static func withValue<Value, T, Result>(_ value: Value, as type: T.Type, _ body: (T) throws -> Result) rethrows -> Result {
-        try withUnsafePointer(to: value) { pointer in
-            try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
-        }
-    }
-
     /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type.
     ///
-    /// Invariant: the item's dynamic type is `T` (see ``withValue(_:as:_:)``).
+    /// Invariant: the item's dynamic type is `T`: the engine keeps an item kind per dynamic type,
+    /// and the closures a kind holds only ever see items of that type.
     @inline(__always)
     static func withConcrete<T: Dispatchable, Result>(
         _ item: any Dispatchable,
@@ -47,6 +35,14 @@ enum Unsafe {
             }
         }
         return try open(item)
+    }
+
+    /// `value` as a `T`, bit for bit.
+    ///
+    /// Invariant: `Value` is `T` (the caller has compared the types).
+    @inline(__always)
+    static func cast<Value, T>(_ value: Value, to type: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
     }
 
     /// The `()` value as a `Value`.

@@ -70,7 +70,7 @@ enum ReadmeQuickStart {
         for amount in [1, 0, 2, 3] {
             store.dispatch(Increment(amount: amount))
         }
-        let seen = try await withTimeout(.seconds(10)) { await reader.value }
+        let seen = try await withTimeout(defaultTestTimeout) { await reader.value }
         #expect(seen == [1, 3, 6])
     }
 }

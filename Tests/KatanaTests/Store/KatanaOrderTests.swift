@@ -122,7 +122,7 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
             }
         }
         defer { slowConsumer.cancel() }
-        try await withTimeout(.seconds(10)) {
+        try await withTimeout(defaultTestTimeout) {
             for _ in 1...20 {
                 try await store.dispatch(Increment()).value
             }

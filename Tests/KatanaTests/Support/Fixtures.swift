@@ -122,8 +122,13 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// How long the helpers below wait by default: 10 s, or 60 s under the thread sanitizer, where
+/// every thread hop costs many times more and the cooperative pool's two threads (on this 2-core
+/// machine) are shared with every test running in parallel. Waits stay bounded either way.
+let defaultTestTimeout: Duration = dlsym(nil, "__tsan_init") != nil ? .seconds(60) : .seconds(10)
+
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) -> Bool {
+func eventually(timeout: Duration = defaultTestTimeout, _ condition: @Sendable () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -257,7 +262,7 @@ struct TimedOut: Error, Equatable {
 /// Runs `operation`, failing with `TimedOut` if it has not finished after `timeout`. Does not wait
 /// for an operation that ignores cancellation (such as awaiting a promise) once the time is up.
 func withTimeout<T: Sendable>(
-    _ timeout: Duration = .seconds(10),
+    _ timeout: Duration = defaultTestTimeout,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let claimed = Counter()
@@ -286,7 +291,7 @@ func withTimeout<T: Sendable>(
 }
 
 /// Polls `condition` without blocking a thread until it holds or `timeout` passes.
-func eventuallyAsync(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventuallyAsync(timeout: Duration = defaultTestTimeout, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -22,31 +22,43 @@ final class Drainer<S: State> {
     var audience = Audience.nobody
     /// An emptied batch buffer, handed back to the inbox at the next batch so that appends reuse
     /// its capacity instead of growing a new array from one slot.
-    var spareBatch: [Envelope] = []
+    private var spareBatch: [Envelope] = []
 
     init(
         cell: StateCell<S>,
         context: any AnySideEffectContext,
         sideEffects: SideEffectPool,
         chain: InterceptorChain?,
+        releasesMemoryAfterBursts: Bool,
         handle: @escaping (Envelope, Drainer<S>) -> Settlement?
     ) {
+        self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         self.cell = cell
         self.context = context
         self.sideEffects = sideEffects
         self.chain = chain
-        // Unowned: the pass belongs to this drainer, and is used only while the drainer runs it.
+        // Unretained: the pass belongs to this drainer, and runs only while the drainer does.
+        let drainer = Unsafe.unretained(self)
         updaterPass = chain.map { chain in
-            InterceptorChain.Pass(for: chain) { [unowned self] envelope in handle(envelope, self) }
+            InterceptorChain.Pass(for: chain) { envelope in
+                Unsafe.borrow(drainer) { handle(envelope, $0) }
+            }
         }
     }
 
     /// Items handled since the last report to ``MemoryRelease``.
     private var handledSinceReport = 0
+    /// Whether the store reports what it handled to ``MemoryRelease``.
+    private let releasesMemoryAfterBursts: Bool
+
+    /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch,
+    /// so a burst does not pin its memory.
+    static var retainedBatchCapacity: Int { SegmentedQueue<Envelope>.spareCapacityLimit }
 
     /// Counts `count` handled items, and reports them to ``MemoryRelease`` once they are many
     /// (small drains add up without a report, which takes a process-wide lock).
     func reportHandled(_ count: Int) {
+        guard releasesMemoryAfterBursts else { return }
         handledSinceReport += count
         guard handledSinceReport >= SegmentedQueue<Envelope>.segmentCapacity else { return }
         MemoryRelease.handled(handledSinceReport)
@@ -58,6 +70,31 @@ final class Drainer<S: State> {
         var batch: [Envelope] = []
         swap(&batch, &spareBatch)
         return batch
+    }
+
+    /// Keeps an emptied batch buffer for the next drain.
+    func keepSpareBatch(_ batch: [Envelope]) {
+        spareBatch = batch
+    }
+
+    /// Empties a handled batch's buffer for reuse, or frees it once it has grown past
+    /// ``retainedBatchCapacity``.
+    func empty(_ batch: inout [Envelope]) {
+        if batch.capacity > Self.retainedBatchCapacity {
+            batch = []
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Runs `body` with the updaters' interceptor pass installed on this thread (once for many
+    /// items, rather than once per item), when there are interceptors.
+    func withPassInstalled(_ body: () -> Void) {
+        guard let chain, let updaterPass else {
+            body()
+            return
+        }
+        chain.installing(updaterPass, body)
     }
 
     /// How items of `item`'s type are handled.

@@ -29,10 +29,14 @@ final class InterceptorChain: @unchecked Sendable {
     final class Pass {
         fileprivate let chain: ObjectIdentifier
         private let handle: (Envelope) -> Settlement?
+        /// The run's promise, until the first item passed on takes it.
         private var promise: PromiseHandle?
         fileprivate private(set) var passedOn = false
-        /// The promise-carrying item handled in this run, and how to settle it when the run is over.
-        private var pending: (envelope: Envelope, settlement: Settlement)?
+        /// The promise the run's handled item settles when the run is over: fulfilled as done
+        /// (the common case, a state updater), or as ``pendingSettlement`` says.
+        private var pendingPromise: PromiseHandle?
+        private var pendingIsDone = false
+        private var pendingSettlement: (settlement: Settlement, item: any Dispatchable)?
 
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
@@ -50,17 +54,29 @@ final class InterceptorChain: @unchecked Sendable {
             let promise = passedOn ? nil : self.promise
             passedOn = true
             self.promise = nil
-            let envelope = Envelope(item, promise: promise, skipsInterceptors: true)
-            if let settlement = handle(envelope), promise != nil {
-                pending = (envelope, settlement)
+            guard let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true)),
+                  let promise
+            else { return }
+            pendingPromise = promise
+            if case .done = settlement, promise.acceptsDone {
+                pendingIsDone = true
+            } else {
+                pendingSettlement = (settlement, item)
             }
         }
 
         /// Settles what this run handled, now that its interceptors have returned.
         fileprivate func end() {
-            guard let pending else { return }
-            self.pending = nil
-            pending.envelope.settle(pending.settlement)
+            guard let promise = pendingPromise else { return }
+            pendingPromise = nil
+            if pendingIsDone {
+                pendingIsDone = false
+                promise.settleDone()
+                return
+            }
+            guard let pending = pendingSettlement else { return }
+            pendingSettlement = nil
+            Envelope(pending.item, promise: promise).settle(pending.settlement)
         }
     }
 
@@ -95,9 +111,22 @@ final class InterceptorChain: @unchecked Sendable {
     /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on
     /// goes to `pass`, the first item with the envelope's promise.
     func run(_ envelope: Envelope, in pass: Pass) -> Verdict {
-        pass.begin(settling: envelope.promise)
         let previous = Self.runs.replace(with: pass)
         defer { Self.runs.restore(previous) }
+        return runInstalled(envelope, in: pass)
+    }
+
+    /// Makes `pass` the one that receives what reaches the end of the chain on this thread while
+    /// `body` runs (items of `body` then go through ``runInstalled(_:in:)``).
+    func installing<Result>(_ pass: Pass, _ body: () -> Result) -> Result {
+        let previous = Self.runs.replace(with: pass)
+        defer { Self.runs.restore(previous) }
+        return body()
+    }
+
+    /// ``run(_:in:)``, for a pass already installed on this thread by ``installing(_:_:)``.
+    func runInstalled(_ envelope: Envelope, in pass: Pass) -> Verdict {
+        pass.begin(settling: envelope.promise)
         defer { pass.end() }
         do {
             try entry(envelope.item)

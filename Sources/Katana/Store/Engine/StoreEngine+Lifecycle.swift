@@ -46,9 +46,13 @@ extension StoreEngine {
             classify: { item in ItemKind.classify(item, storeState: S.self) },
             handOff: handOff
         )
-        // Unowned: the drainer lives inside this engine's inbox, and only runs while the engine drains.
-        return Drainer(cell: cell, context: context, sideEffects: pool, chain: chain) { [unowned self] envelope, drainer in
-            self.handle(envelope, with: drainer)
+        // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.
+        let engine = Unsafe.unretained(self)
+        return Drainer(
+            cell: cell, context: context, sideEffects: pool, chain: chain,
+            releasesMemoryAfterBursts: releasesMemoryAfterBursts
+        ) { envelope, drainer in
+            Unsafe.borrow(engine) { $0.handle(envelope, with: drainer) }
         }
     }
 

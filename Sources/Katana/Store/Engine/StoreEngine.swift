@@ -44,14 +44,12 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     let published = Locked<StateCell<S>?>(nil)
     let tracer: SignpostLogger?
     /// Whether drains report what they handled to ``MemoryRelease``.
-    private let releasesMemoryAfterBursts: Bool
+    let releasesMemoryAfterBursts: Bool
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
 
     /// How many waiting items a thread blocked on a promise looks through for that promise's item.
     private static var helpingSearchLimit: Int { 64 }
-    /// Above this many slots, a drained batch buffer is freed instead of kept for the next batch.
-    private static var retainedBatchCapacity: Int { SegmentedQueue<Envelope>.spareCapacityLimit }
 
     init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?, releasesMemoryAfterBursts: Bool) {
         updaterQueue = DispatchQueue(label: label)
@@ -97,7 +95,9 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             envelope.rejectStoreGone()
         case .handleHere(let start):
             let drainer = Self.drainer(start.right)
-            process(start.item, for: start.audience, with: drainer)
+            drainer.withPassInstalled {
+                process(start.item, for: start.audience, with: drainer)
+            }
             publish(drainer)
             finish(start.right)
         }
@@ -123,12 +123,10 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
             while let audience = inbox.withLock({ $0.nextBatch(into: &batch, for: right) }) {
                 handle(batch, for: audience, with: right)
                 handled += batch.count
-                Self.empty(&batch)
+                drainer.empty(&batch)
             }
-            drainer.spareBatch = batch
-            if releasesMemoryAfterBursts {
-                drainer.reportHandled(handled)
-            }
+            drainer.keepSpareBatch(batch)
+            drainer.reportHandled(handled)
             finish(right)
         case .none:
             return
@@ -148,7 +146,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
         let previous = StoreQueueMarker.mark(self)
         defer { StoreQueueMarker.restore(previous) }
         handle(handover.items, for: handover.audience, with: handover.right)
-        finish(handover.relinquish(keepingAtMost: Self.retainedBatchCapacity))
+        finish(handover.relinquish(keepingAtMost: Drainer<S>.retainedBatchCapacity))
     }
 
     /// Gives the drainer back; schedules a drain block for what is left, or lets the drainer go
@@ -173,9 +171,11 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     private func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight) {
         let drainer = Self.drainer(right)
         drainer.audience = audience
-        // By index: `for … in` would copy each envelope out of the batch.
-        for index in batch.indices {
-            process(batch[index], for: audience, with: drainer)
+        drainer.withPassInstalled {
+            // By index: `for … in` would copy each envelope out of the batch.
+            for index in batch.indices {
+                process(batch[index], for: audience, with: drainer)
+            }
         }
         publish(drainer)
     }
@@ -196,7 +196,7 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
                 }
                 return
             }
-            switch chain.run(envelope, in: pass) {
+            switch chain.runInstalled(envelope, in: pass) {
             case .passedOn:
                 break
             case .blocked:
@@ -249,15 +249,5 @@ final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     /// The drainer a right carries (the machine only ever holds this engine's drainer).
     private static func drainer(_ right: borrowing Inbox.DrainRight) -> Drainer<S> {
         Unsafe.downcast(right.drainer, to: Drainer<S>.self)
-    }
-
-    /// Empties a handled batch's buffer for reuse, or frees it once it has grown past
-    /// `retainedBatchCapacity`, so a burst does not pin its memory.
-    private static func empty(_ batch: inout [Envelope]) {
-        if batch.capacity > retainedBatchCapacity {
-            batch = []
-        } else {
-            batch.removeAll(keepingCapacity: true)
-        }
     }
 }
