@@ -64,6 +64,17 @@ func runConcurrently(threads: Int, timeout: Duration = reliabilityTimeout, _ bod
     return await waitUntil(timeout: timeout) { done.value == threads }
 }
 
+/// Runs `body` on a thread of its own and returns what it returns, so that a body that blocks (in
+/// `wait(timeout:)`, say) does not hold one of the few threads Swift concurrency runs every test's
+/// tasks on (as many as there are cores).
+func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let worker = Thread { continuation.resume(with: Result { try body() }) }
+        worker.stackSize = 1 << 20
+        worker.start()
+    }
+}
+
 /// A deterministic pseudo-random generator (SplitMix64), so every run exercises the same mix.
 struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
