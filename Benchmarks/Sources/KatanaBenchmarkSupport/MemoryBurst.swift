@@ -51,8 +51,12 @@ public struct MemoryBurstResult: Sendable, CustomStringConvertible {
 /// reads resident memory before and at the peak, then releases the queue, waits for the last
 /// promise and reads it again. The promises of all but the last dispatch are dropped by the
 /// caller, as fire-and-forget code does; the store keeps them until they settle.
-public func measureMemoryBurst(count: Int) -> MemoryBurstResult {
-    let store = BenchStore()
+/// `releasesMemory: false` turns off the store's release after bursts, to see what the allocator keeps.
+public func measureMemoryBurst(count: Int, releasesMemory: Bool = true) -> MemoryBurstResult {
+    let store = BenchStore(
+        interceptors: [], stateInitializer: { BenchState() },
+        configuration: .init(releasesMemoryAfterBursts: releasesMemory)
+    )
     // Warm the store's paths once so their one-time allocations are not counted as the burst's.
     store.dispatch(Increment()).settled("warm-up dispatch")
 
@@ -100,8 +104,11 @@ public func measureMemoryBurst(count: Int) -> MemoryBurstResult {
 /// gives memory back at most once a second), and returns how far resident memory stayed above what
 /// it was before the burst, without the program trimming the allocator: what a service sees after
 /// a spike.
-public func measureFreeRunningBurst(count: Int) -> Int {
-    let store = BenchStore()
+public func measureFreeRunningBurst(count: Int, releasesMemory: Bool = true) -> Int {
+    let store = BenchStore(
+        interceptors: [], stateInitializer: { BenchState() },
+        configuration: .init(releasesMemoryAfterBursts: releasesMemory)
+    )
     store.addListener { _, _ in }
     store.dispatch(Increment()).settled("warm-up dispatch")
     let baseline = ProcessMemory.residentBytes() ?? 0
