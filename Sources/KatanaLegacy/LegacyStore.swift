@@ -30,7 +30,7 @@ extension Store {
     public convenience init(
         middleware: [StoreMiddleware],
         dependencies: D.Type,
-        stateInitializer: @escaping StateInitializer = { S() },
+        stateInitializer: @escaping StateInitializer<S> = { S() },
         configuration: Configuration = .init()
     ) {
         self.init(

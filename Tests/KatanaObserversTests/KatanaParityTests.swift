@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func onStateChange_dispatchesWhenTheObserverAccepts_withTheStatesBeforeAndAfter() throws {
-        let countChanged: ObserverInterceptor.StateChangeObserver = { old, new in
+        let countChanged: ObserverInterceptor.ObserverType.StateChangeObserver = { old, new in
             (old as? ObsState)?.count != (new as? ObsState)?.count
         }
         let store = makeStore([
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func onStateChange_dispatchesEveryListedType_skippingThoseWhoseInitialiserReturnsNil() throws {
-        let countChanged: ObserverInterceptor.StateChangeObserver = { old, new in
+        let countChanged: ObserverInterceptor.ObserverType.StateChangeObserver = { old, new in
             (old as? ObsState)?.count != (new as? ObsState)?.count
         }
         let store = makeStore([

@@ -11,6 +11,18 @@ public protocol Executor: Sendable {
 
     /// Runs `block` on the executor and waits for it to finish.
     func executeSync<T>(_ block: () throws -> T) rethrows -> T
+
+    /// Katana 6's name for ``executeAsync(_:)``, kept so executors written for Katana compile.
+    @available(*, deprecated, renamed: "executeAsync(_:)")
+    func execute(_ block: @escaping @Sendable () -> Void)
+}
+
+extension Executor {
+    /// Schedules `block` with ``executeAsync(_:)``.
+    @available(*, deprecated, renamed: "executeAsync(_:)")
+    public func execute(_ block: @escaping @Sendable () -> Void) {
+        executeAsync(block)
+    }
 }
 
 /// The name Katana 6 used for ``Executor``.

@@ -54,25 +54,40 @@ public final class SignpostLogger: Sendable {
     private let signposter = OSSignposter(subsystem: "Katana", category: "Dispatch")
     #endif
 
+    // Guarded by its own lock.
+    private let enabled: Locked<Bool>
+
+    /// The logger Katana code reaches as `SignpostLogger.shared`; off until `isEnabled` is set, as
+    /// in Katana. It traces a store only when given to it (``Store/Configuration/signpostLogger``).
+    public static let shared = SignpostLogger(isEnabled: false)
+
+    /// Whether the logger traces: while false it emits no signposts and does not call its hook.
+    public var isEnabled: Bool {
+        get { enabled.withLock { $0 } }
+        set { enabled.withLock { $0 = newValue } }
+    }
+
     /// Creates a logger that calls `hook` with every begin and end event.
     ///
     /// The hook runs on the thread that handles the item (for updaters, the store's queue), so it
     /// must be quick.
-    public init(hook: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(isEnabled: Bool = true, hook: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.hook = hook
+        self.enabled = Locked(isEnabled)
     }
 
     /// Runs `body`, traced as the handling of `item` when there is a logger; with none, it costs
     /// one nil check (the store's hot path goes through here).
     @inline(__always)
     static func trace<Result>(_ logger: SignpostLogger?, _ item: any Dispatchable, kind: Kind, _ body: () -> Result) -> Result {
-        guard let logger else { return body() }
-        let interval = logger.begin(item, kind: kind)
+        guard let logger, let interval = logger.begin(item, kind: kind) else { return body() }
         defer { logger.end(interval) }
         return body()
     }
 
-    func begin(_ item: any Dispatchable, kind: Kind) -> Interval {
+    /// Starts tracing `item`, or returns nil when the logger is off.
+    func begin(_ item: any Dispatchable, kind: Kind) -> Interval? {
+        guard isEnabled else { return nil }
         let name = typeName(of: item)
         let id = nextID.withLock { id -> UInt64 in
             id += 1

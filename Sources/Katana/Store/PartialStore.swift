@@ -1,10 +1,20 @@
 /// A store whose state type is known but whose dependency type is not: what code that only reads
 /// the state, listens to it and dispatches needs. Every ``Store`` is one.
-public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
+///
+/// `open`, as in Katana: an app may subclass its store and override ``state``, the `dispatch`
+/// methods and the listener methods (a call through a `PartialStore` or ``AnyStore`` reference
+/// reaches the override).
+open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     // @unchecked: the only stored property is a constant reference to the engine, which guards
-    // its own mutable state (see StoreEngine).
+    // its own mutable state (see StoreEngine). A subclass that adds mutable state guards it itself.
     let engine: StoreEngine<S>
 
+    /// A closure that makes the first state of a store of `T`.
+    public typealias StateInitializer<T: State> = @Sendable () -> T
+
+    // @usableFromInline, not internal: a subclass in another module inherits `Store`'s convenience
+    // initialisers only when every designated initialiser up the chain is visible to it.
+    @usableFromInline
     init(engine: StoreEngine<S>) {
         self.engine = engine
     }
@@ -20,12 +30,12 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// initialiser returns. Reading it from inside one of this store's own state updaters is the
     /// same kind of error: an updater changes the state in place, and uses the state it is given.
     /// A read waits for at most the updater running at that moment.
-    public var state: S {
+    open var state: S {
         engine.readState()
     }
 
     /// The current state, type-erased.
-    public var anyState: any State {
+    open var anyState: any State {
         state
     }
 
@@ -38,13 +48,13 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// never concurrently, on the configuration's listener executor. An updater's promise settles
     /// once every listener has been called with its change, as in Katana.
     @discardableResult
-    public func addListener(_ listener: @escaping StoreListener<S>) -> StoreUnsubscribe {
+    open func addListener(_ listener: @escaping StoreListener<S>) -> StoreUnsubscribe {
         engine.addListener(listener)
     }
 
     /// Adds a type-erased listener; see ``addListener(_:)``.
     @discardableResult
-    public func addAnyListener(_ listener: @escaping AnyStoreListener) -> StoreUnsubscribe {
+    open func addAnyListener(_ listener: @escaping AnyStoreListener) -> StoreUnsubscribe {
         engine.addListener { old, new in listener(old, new) }
     }
 
@@ -69,7 +79,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     ///
     /// Updaters run one at a time on the store's serial queue, in dispatch order.
     @discardableResult
-    public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
+    open func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise
@@ -78,7 +88,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Dispatches a side effect; the promise is fulfilled when its body returns and rejected with
     /// the error it throws. Side effects run concurrently.
     @discardableResult
-    public func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
+    open func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
@@ -86,7 +96,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
 
     /// Dispatches a returning side effect; the promise is fulfilled with the value it returns.
     @discardableResult
-    public func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
+    open func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
@@ -94,7 +104,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
 
     /// Dispatches an async side effect (run as a task); the promise is fulfilled with its value.
     @discardableResult
-    public func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
+    open func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
         return promise
@@ -102,7 +112,7 @@ public class PartialStore<S: State>: AnyStore, @unchecked Sendable {
 
     /// Dispatches any item; the promise carries its type-erased result (`()` for updaters).
     @discardableResult
-    public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
+    open func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
         let promise = Promise<any Sendable>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
         engine.enqueue(dispatchable, settling: promise.handle)
         return promise

@@ -5,11 +5,8 @@ import Dispatch
 /// State updaters change the state one at a time, in order, on a serial queue; side effects run
 /// concurrently with access to the store's dependencies; interceptors see every item first;
 /// listeners hear about every change. See the README for the threading defaults.
-public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @unchecked Sendable {
+open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @unchecked Sendable {
     // @unchecked: adds only a constant (`dependencies`, itself Sendable) to PartialStore.
-
-    /// Creates the first state of the store.
-    public typealias StateInitializer = @Sendable () -> S
 
     /// Creates the dependency container, given closures to dispatch and to read the state.
     public typealias DependenciesInitializer = (_ dispatch: @escaping AnyDispatch, _ getState: @escaping GetState) -> D
@@ -30,7 +27,7 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
     /// A store whose first state comes from `stateInitializer`, with default dependencies.
     public convenience init(
         interceptors: [StoreInterceptor],
-        stateInitializer: @escaping StateInitializer,
+        stateInitializer: @escaping StateInitializer<S>,
         configuration: Configuration = .init()
     ) {
         self.init(
@@ -49,7 +46,7 @@ public class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>,
     /// in order. With the default configuration all of it happens before this initialiser returns.
     public init(
         interceptors: [StoreInterceptor],
-        stateInitializer: @escaping StateInitializer,
+        stateInitializer: @escaping StateInitializer<S>,
         dependenciesInitializer: DependenciesInitializer,
         configuration: Configuration = .init()
     ) {

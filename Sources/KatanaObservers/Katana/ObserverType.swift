@@ -2,11 +2,14 @@ import Foundation
 import Katana
 
 extension ObserverInterceptor {
-    /// Decides whether a state change is one an `.onStateChange` rule reacts to.
-    public typealias StateChangeObserver = @Sendable (_ prevState: any State, _ currentState: any State) -> Bool
-
     /// Katana's way to describe observer rules: one case per trigger, each with the types to dispatch.
     public enum ObserverType: Sendable {
+        /// Decides whether a state change is one an `.onStateChange` rule reacts to.
+        public typealias StateChangeObserver = @Sendable (_ prevState: any State, _ currentState: any State) -> Bool
+
+        /// A ``StateChangeObserver`` written for one state type (see ``typedStateChange(_:)``).
+        public typealias TypedStateChangeObserver<S: State> = @Sendable (_ prevState: S, _ currentState: S) -> Bool
+
         /// Dispatches the types when the store starts.
         case onStart([any OnStartObserverDispatchable.Type])
         /// Dispatches the types after a state updater when the observer returns true for (old, new).
@@ -18,7 +21,7 @@ extension ObserverInterceptor {
 
         /// A state-change observer written for one state type; it returns false for states of any other type.
         public static func typedStateChange<S: State>(
-            _ closure: @escaping @Sendable (_ prevState: S, _ currentState: S) -> Bool
+            _ closure: @escaping TypedStateChangeObserver<S>
         ) -> StateChangeObserver {
             { prev, current in
                 guard let prev = prev as? S, let current = current as? S else { return false }

@@ -46,7 +46,7 @@ private struct ProbeRun {
 /// backtracer is off, so the crash ends the process at once.
 private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .seconds(60)) throws -> ProbeRun {
     let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("katana-probe-\(UUID().uuidString).txt")
-    FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errorFile) }
     let process = Process()
     process.executableURL = build.url

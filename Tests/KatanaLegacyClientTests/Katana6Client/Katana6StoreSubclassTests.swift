@@ -1,0 +1,86 @@
+import Foundation
+import Katana
+import Testing
+
+// Written as a Katana 6 app writes its store: a subclass of `Store` that inherits the initialisers
+// and wraps `dispatch` and `addListener`, the `StateInitializer<S>` spelling, a Katana 6 executor
+// with the deprecated `execute(_:)`, and `SignpostLogger.shared.isEnabled`. Swift 5 language mode.
+
+struct CounterAppState: State {
+    var count = 0
+}
+
+final class CounterDependencies: SideEffectDependencyContainer {
+    init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+}
+
+struct AddToCount: StateUpdater {
+    let amount: Int
+    func updateState(_ state: inout CounterAppState) {
+        state.count += amount
+    }
+}
+
+// The one edit from Katana: a subclass restates `@unchecked Sendable` (Swift warns otherwise).
+final class AppCounterStore: Store<CounterAppState, CounterDependencies>, @unchecked Sendable {
+    let dispatchedUpdaters = ClientLog()
+    let addedListeners = ClientLog()
+
+    @discardableResult
+    override func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
+        dispatchedUpdaters.append(1)
+        return super.dispatch(dispatchable)
+    }
+
+    @discardableResult
+    override func addListener(_ listener: @escaping StoreListener<CounterAppState>) -> StoreUnsubscribe {
+        addedListeners.append(1)
+        return super.addListener(listener)
+    }
+}
+
+/// Values recorded from listeners and executors, on any thread.
+final class ClientLog: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [Int] = []
+
+    func append(_ value: Int) { lock.lock(); entries.append(value); lock.unlock() }
+    var values: [Int] { lock.lock(); defer { lock.unlock() }; return entries }
+}
+
+/// A Katana 6 executor: it still implements the deprecated `execute(_:)` beside the new methods.
+final class InlineExecutor: Executor {
+    func execute(_ block: @escaping @Sendable () -> Void) { block() }
+    func executeAsync(_ block: @escaping @Sendable () -> Void) { block() }
+    func executeSync<T>(_ block: () throws -> T) rethrows -> T { try block() }
+}
+
+@Suite struct Katana6StoreSubclassTests {
+    @Test func appStoreSubclass_compilesAndItsOverridesRun() throws {
+        let initializer: PartialStore<CounterAppState>.StateInitializer<CounterAppState> = { CounterAppState(count: 1) }
+        let store = AppCounterStore(
+            interceptors: [],
+            stateInitializer: initializer,
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "client.listeners"))
+        )
+        let heard = ClientLog()
+        store.addListener { _, new in heard.append(new.count) }
+        let asPartial: PartialStore<CounterAppState> = store
+        try asPartial.dispatch(AddToCount(amount: 2)).wait(timeout: .seconds(10))
+        #expect(store.state.count == 3)
+        #expect(store.dispatchedUpdaters.values.count == 1)
+        #expect(store.addedListeners.values.count == 1)
+        #expect(heard.values == [3])
+    }
+
+    @Test func katana6Executor_andSignpostLoggerSwitch_compile() throws {
+        let ran = ClientLog()
+        InlineExecutor().execute { ran.append(1) }
+        #expect(ran.values == [1])
+        let before = SignpostLogger.shared.isEnabled
+        SignpostLogger.shared.isEnabled = true
+        #expect(SignpostLogger.shared.isEnabled)
+        SignpostLogger.shared.isEnabled = before
+    }
+}
