@@ -12,9 +12,11 @@ import Testing
     /// The allowed growth of the resident set over the soak, from the baseline taken after the
     /// warm-up. Leaking even one 16-byte allocation per dispatch would grow it by about 15 MiB
     /// (malloc rounds each to at least 32 bytes: ~30 MiB); a leaked promise or item (48+ bytes)
-    /// by 45+ MiB. Under the thread sanitizer every heap byte also has shadow memory and its
+    /// by 45+ MiB. The bound is 20 MiB because the rest of the process keeps allocating during the
+    /// soak (412 tests in a full run; up to 12.6 MiB of growth measured from them, 1.5–3.5 MiB with
+    /// the soak alone). Under the thread sanitizer every heap byte also has shadow memory and its
     /// allocator caches more, so the bound there is separate and larger.
-    static var boundKiB: Int { isRunningUnderThreadSanitizer ? 24 * 1024 : 8 * 1024 }
+    static var boundKiB: Int { isRunningUnderThreadSanitizer ? 24 * 1024 : 20 * 1024 }
 
     @Test func soak_1000000UpdaterDispatches_residentSetStaysWithinBound() async throws {
         // Alone among this target's tests (see ProcessMemoryGate): the resident set is the process's.

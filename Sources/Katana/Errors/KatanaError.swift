@@ -26,8 +26,20 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     case waitTimedOut(after: Duration)
     /// ``Promise/wait(timeout:)`` was called on a store's own queue, where it would deadlock.
     case waitOnStoreQueue
-    /// ``Promise/retry(_:)`` was asked for fewer than one attempt.
+    /// ``Promise/retry(_:)`` or ``Promise/retryWhen(in:_:_:)`` was asked for fewer than one attempt.
     case invalidRetryAttempts(Int)
+    /// ``Promise/timeout(in:timeout:error:)`` gave up (after this many seconds) before the promise
+    /// settled, and no error of the caller's was given. Hydra called this `PromiseError.timeout`.
+    case promiseTimedOut(seconds: Double)
+    /// The predicate of ``Promise/validate(in:_:)`` returned false for a value of this type.
+    /// Hydra called this `PromiseError.rejected`.
+    case validationFailed(valueType: String)
+    /// `any(_:)` was given no promises, so nothing could settle it. Hydra
+    /// called this `PromiseError.invalidInput`.
+    case anyOfNoPromises
+    /// `thenDispatch(_:)` was called on a promise that does not come from `store.dispatch(_:)`,
+    /// so there is no store to dispatch the item to.
+    case thenDispatchWithoutStore(item: String)
 
     /// What went wrong, with the types involved and how to fix it.
     public var description: String {
@@ -72,7 +84,21 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "or a listener run on that queue), where it would deadlock. Chain with then(in:_:) instead, "
                 + "or wait from a side effect."
         case .invalidRetryAttempts(let attempts):
-            return "retry(\(attempts)) needs at least one attempt. Pass 1 or more."
+            return "retry(\(attempts)) or retryWhen(\(attempts)) needs at least one attempt. Pass 1 or more."
+        case .promiseTimedOut(let seconds):
+            return "The promise did not settle within the \(seconds) s given to timeout(timeout:), so it was rejected. "
+                + "Allow more time, check that the work behind it can finish, or pass the error to report with "
+                + "timeout(timeout:error:)."
+        case .validationFailed(let valueType):
+            return "A \(valueType) value did not pass validate(_:): its predicate returned false. "
+                + "To say why, throw an error of your own from the predicate instead of returning false."
+        case .anyOfNoPromises:
+            return "any(_:) was given no promises, so none could settle it. Pass at least one promise, "
+                + "or check for an empty list before calling it."
+        case .thenDispatchWithoutStore(let item):
+            return "thenDispatch(\(item)) was called on a promise that does not come from store.dispatch(_:), so "
+                + "there is no store to send \(item) to. Write then { _ in store.dispatch(item) } (in a side effect: "
+                + "then { _ in context.dispatch(item) }) instead."
         }
     }
 }

@@ -33,6 +33,37 @@ extension Promise {
         }
     }
 
+    /// Runs `body` with the value once the promise is fulfilled and passes the same value on (Hydra's
+    /// `then` for a body that returns nothing); a thrown error rejects the result.
+    ///
+    /// This is the overload a multi-line body without `return` picks, so
+    /// `promise.then { value in log(value); show(value) }.then { value in … }` still sees the value.
+    @discardableResult
+    public func then(
+        in queue: DispatchQueue = .global(),
+        _ body: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Value> {
+        passingValue(in: queue, body)
+    }
+
+    /// The body of the `Void` `then`, under a name that overload resolution cannot confuse.
+    private func passingValue(
+        in queue: DispatchQueue,
+        _ body: @escaping @Sendable (Value) throws -> Void
+    ) -> Promise<Value> {
+        continued(rerun: { $0.passingValue(in: queue, body) }) { outcome, next in
+            switch outcome {
+            case .success(let value):
+                Self.step(on: queue, rejecting: next) {
+                    try body(value)
+                    next.resolve(value)
+                }
+            case .failure(let error):
+                next.reject(error)
+            }
+        }
+    }
+
     /// Runs `body` with the error if the promise is rejected; the returned promise settles like this one.
     @discardableResult
     public func `catch`(
@@ -83,7 +114,7 @@ extension Promise {
     /// The shape every chaining operator shares: a new promise that `react` settles from this
     /// promise's outcome (called on the settling thread; it hops to the caller's queue for user
     /// code), and whose retry re-runs this promise's work followed by the same operator.
-    private func continued<NewValue: Sendable>(
+    func continued<NewValue: Sendable>(
         rerun: @escaping @Sendable (Promise<Value>) -> Promise<NewValue>,
         _ react: @escaping @Sendable (Outcome, Promise<NewValue>) -> Void
     ) -> Promise<NewValue> {
@@ -94,7 +125,7 @@ extension Promise {
     }
 
     /// Runs a step of the caller's code on `queue`; an error it throws rejects `next`.
-    private static func step<NewValue: Sendable>(
+    static func step<NewValue: Sendable>(
         on queue: DispatchQueue,
         rejecting next: Promise<NewValue>,
         _ body: @escaping @Sendable () throws -> Void

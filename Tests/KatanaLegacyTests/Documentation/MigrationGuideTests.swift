@@ -366,19 +366,15 @@ extension Guide {
 
 extension Guide {
     enum MiddlewareToInterceptor {
-        struct Login: StateUpdater {
-            let user: String
-            func updateState(_ state: inout AppState) { state.user = user }
-        }
-        struct AddTodo: StateUpdater {
-            let title: String
-            func updateState(_ state: inout AppState) { state.todos.append(title) }
-        }
+        // The guide's own types: logging in goes through `Login`'s `StartLogin` and `LoggedIn`,
+        // which the middleware must let through.
+        typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
+        typealias Login = Guide.ActionWithSideEffectToSideEffect.After.Login
 
         static let legacyBlockWhenLoggedOut: StoreMiddleware = { getState, dispatch in
             { next in
                 { item in
-                    guard let state = getState() as? AppState, state.user != nil || item is Login else { return }
+                    if item is AddTodo, let state = getState() as? AppState, state.user == nil { return }
                     next(item)
                 }
             }
@@ -387,7 +383,7 @@ extension Guide {
         static let blockWhenLoggedOut: StoreInterceptor = { context in
             { next in
                 { item in
-                    guard let state = context.getAnyState() as? AppState, state.user != nil || item is Login else { return }
+                    if item is AddTodo, let state = context.getAnyState() as? AppState, state.user == nil { return }
                     try next(item)
                 }
             }
@@ -563,6 +559,7 @@ extension Guide {
         let modern = Guide.store(interceptors: [Entry.blockWhenLoggedOut])
         try modern.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
         try modern.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        #expect(modern.state.user == "Ada")
         try modern.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
         #expect(modern.state.todos == ["allowed"])
     }
@@ -572,6 +569,7 @@ extension Guide {
         let bridged = Entry.bridged()
         try bridged.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
         try bridged.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        #expect(bridged.state.user == "Ada")
         try bridged.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
         #expect(bridged.state.todos == ["allowed"])
     }
@@ -685,6 +683,29 @@ extension Guide {
         store.addListener { _, _ in changes.increment() }
         try store.dispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
         #expect(Guide.waitFor { changes.value == 1 })
+    }
+
+    /// "Setting up": the manifest snippet names the products by the dependency's identity (the
+    /// last path component of its path or URL), which SwiftPM requires, not by the manifest's name.
+    @Test func settingUp_manifestNamesTheDependencyByItsIdentity() throws {
+        let manifest = """
+        // Package.swift of your app
+        dependencies: [
+            .package(path: "../katana-linux"),
+        ],
+        targets: [
+            .target(name: "App", dependencies: [
+                .product(name: "Katana", package: "katana-linux"),
+                .product(name: "KatanaLegacy", package: "katana-linux"),
+            ]),
+        ]
+        """
+        let path = try #require(manifest.firstMatch(of: /\.package\(path: "([^"]+)"\)/)?.output.1)
+        let identity = String(path.split(separator: "/").last ?? "").lowercased()
+        let named = manifest.matches(of: /package: "([^"]+)"\)/).map { String($0.output.1).lowercased() }
+        #expect(named.count == 2)
+        #expect(named.allSatisfy { $0 == identity })
+        #expect(identity != "katana", "the snippet must show a name other than the manifest's")
     }
 
     /// Every code block of Migration.md is either marked as code that does not compile with this package

@@ -1,0 +1,239 @@
+import Dispatch
+import Foundation
+import Katana
+import Testing
+
+// The compiled snippets of Migration.md's entries for Hydra's promise operators, which Katana 6 code
+// calls on dispatch promises and which compile unchanged (see MigrationGuideTests.swift for how the
+// guide is checked against this folder). One namespace and one test per entry.
+
+extension Guide {
+    /// What the Hydra entries share: a few items and a thread-safe log.
+    enum HydraOperators {
+        typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
+
+        /// Lines appended from any thread, in order.
+        final class Lines: @unchecked Sendable {
+            // @unchecked: `lines` is only touched while holding `lock`.
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+            var values: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+        }
+
+        struct NetworkDown: Error {}
+        struct SlowNetwork: Error {}
+
+        /// Returns the to-dos from the API.
+        struct FetchTodos: ReturningSideEffect {
+            func sideEffect(_ context: any AnySideEffectContext) throws -> [String] {
+                try API().fetchTodos()
+            }
+        }
+
+        /// Fails with `NetworkDown` on its first `failures` runs, then returns the to-dos.
+        struct FlakyFetch: ReturningSideEffect {
+            let runs: Changes
+            let failures: Int
+            func sideEffect(_ context: any AnySideEffectContext) throws -> [String] {
+                runs.increment()
+                guard runs.value > failures else { throw NetworkDown() }
+                return try API().fetchTodos()
+            }
+        }
+
+        struct SetBadge: StateUpdater {
+            let count: Int
+            func updateState(_ state: inout AppState) {
+                state.badge = count
+            }
+        }
+
+        static func neverAnswers() -> Promise<[String]> {
+            Promise { _, _ in }
+        }
+    }
+}
+
+// MARK: - The entries
+
+extension Guide.HydraOperators {
+    static func thenVoidBody(store: Store<Guide.AppState, Guide.AppDependencies>, log: Lines) -> Promise<Int> {
+        store.dispatch(FetchTodos()).then { todos in
+            log.append("fetched \(todos.count)")
+            log.append("first: \(todos.first ?? "none")")
+        }.then { todos in
+            todos.count
+        }
+    }
+
+    static func void(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Void> {
+        let done: Promise<Void> = store.dispatch(FetchTodos()).void
+        return done
+    }
+
+    static func timeout(store: Store<Guide.AppState, Guide.AppDependencies>, log: Lines) throws -> [[String]] {
+        let todos = store.dispatch(FetchTodos()).timeout(timeout: 10)
+        let strict = store.dispatch(FetchTodos()).timeout(in: DispatchQueue.global(qos: .utility), timeout: 5, error: SlowNetwork())
+        do {
+            _ = try neverAnswers().timeout(timeout: 0.05).wait(timeout: .seconds(10))
+        } catch KatanaError.promiseTimedOut {
+            log.append("timed out")
+        }
+        return [try todos.wait(timeout: .seconds(10)), try strict.wait(timeout: .seconds(10))]
+    }
+
+    static func validate(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<[String]> {
+        store.dispatch(FetchTodos()).validate { todos in
+            !todos.isEmpty
+        }
+    }
+
+    static func pass(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<[String]> {
+        store.dispatch(FetchTodos()).pass { todos in
+            store.dispatch(SetBadge(count: todos.count))
+        }
+    }
+
+    static func deferred(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<[String]> {
+        let later = store.dispatch(FetchTodos()).defer(0.1)
+        return later
+    }
+
+    static func retryWhen(store: Store<Guide.AppState, Guide.AppDependencies>, fetch: FlakyFetch) -> Promise<[String]> {
+        store.dispatch(fetch).retryWhen(3) { remainingAttempts, error in
+            Promise(resolved: error is NetworkDown)
+        }
+    }
+
+    static func retryWithCondition(store: Store<Guide.AppState, Guide.AppDependencies>, fetch: FlakyFetch) -> Promise<[String]> {
+        store.dispatch(fetch).retry(3) { remainingAttempts, error in
+            error is NetworkDown
+        }
+    }
+
+    static func zipped(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<([String], Int, Void)> {
+        let both = Promise<Void>.zip(store.dispatch(FetchTodos()), Guide.API().todosPromise())
+        let three = Promise<Void>.zip(
+            a: store.dispatch(FetchTodos()),
+            b: both.then { pair in pair.0.count + pair.1.count },
+            c: store.dispatch(SetBadge(count: 1))
+        )
+        return three
+    }
+
+    static func mapItems(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<[[String]]> {
+        let titles = ["Buy milk", "Call mum"]
+        let added = map(as: .series, titles) { title in
+            store.dispatch(AddTodo(title: title))
+        }
+        let fetched = map(as: .parallel, [1, 2]) { _ in
+            store.dispatch(FetchTodos())
+        }
+        return added.then { _ in fetched }
+    }
+
+    static func race(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<[String]> {
+        let fastest = any(store.dispatch(FetchTodos()), neverAnswers())
+        return fastest
+    }
+
+    static func fold(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Int> {
+        let added = reduce(["Buy milk", "Call mum"], 0) { count, title in
+            store.dispatch(AddTodo(title: title)).then { _ in count + 1 }
+        }
+        return added
+    }
+
+    @available(*, deprecated, message: "Shows the deprecated thenDispatch")
+    static func thenDispatchBefore(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Void> {
+        store.dispatch(AddTodo(title: "x")).thenDispatch(AddTodo(title: "y"))
+    }
+
+    static func thenDispatchAfter(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Void> {
+        store.dispatch(AddTodo(title: "x")).then { _ in
+            store.dispatch(AddTodo(title: "y"))
+        }
+    }
+}
+
+// MARK: - The tests, one per entry
+
+@Suite struct MigrationGuideHydraTests {
+    typealias Entry = Guide.HydraOperators
+    private let timeout: Duration = .seconds(10)
+
+    @Test func hydraThenVoidBody() throws {
+        let log = Entry.Lines()
+        #expect(try Entry.thenVoidBody(store: Guide.store(), log: log).wait(timeout: timeout) == 2)
+        #expect(log.values == ["fetched 2", "first: Buy milk"])
+    }
+
+    @Test func hydraVoid() throws {
+        try Entry.void(store: Guide.store()).wait(timeout: timeout)
+    }
+
+    @Test func hydraTimeout() throws {
+        let log = Entry.Lines()
+        let results = try Entry.timeout(store: Guide.store(), log: log)
+        #expect(results == [["Buy milk", "Call mum"], ["Buy milk", "Call mum"]])
+        #expect(log.values == ["timed out"])
+    }
+
+    @Test func hydraValidate() throws {
+        #expect(try Entry.validate(store: Guide.store()).wait(timeout: timeout).count == 2)
+    }
+
+    @Test func hydraPass() throws {
+        let store = Guide.store()
+        #expect(try Entry.pass(store: store).wait(timeout: timeout).count == 2)
+        #expect(store.state.badge == 2)
+    }
+
+    @Test func hydraDefer() throws {
+        #expect(try Entry.deferred(store: Guide.store()).wait(timeout: timeout).count == 2)
+    }
+
+    @Test func hydraRetryWhen() throws {
+        let store = Guide.store()
+        let runs = Guide.Changes()
+        let fetched = try Entry.retryWhen(store: store, fetch: Entry.FlakyFetch(runs: runs, failures: 2)).wait(timeout: timeout)
+        #expect(fetched.count == 2)
+        #expect(runs.value == 3)
+        let retried = Guide.Changes()
+        _ = try Entry.retryWithCondition(store: store, fetch: Entry.FlakyFetch(runs: retried, failures: 1)).wait(timeout: timeout)
+        #expect(retried.value == 2)
+    }
+
+    @Test func hydraZip() throws {
+        let store = Guide.store()
+        let (fetched, total, _) = try Entry.zipped(store: store).wait(timeout: timeout)
+        #expect(fetched.count == 2 && total == 4)
+        #expect(store.state.badge == 1)
+    }
+
+    @Test func hydraMap() throws {
+        let store = Guide.store()
+        #expect(try Entry.mapItems(store: store).wait(timeout: timeout).count == 2)
+        #expect(store.state.todos == ["Buy milk", "Call mum"])
+    }
+
+    @Test func hydraAny() throws {
+        #expect(try Entry.race(store: Guide.store()).wait(timeout: timeout).count == 2)
+    }
+
+    @Test func hydraReduce() throws {
+        let store = Guide.store()
+        #expect(try Entry.fold(store: store).wait(timeout: timeout) == 2)
+        #expect(store.state.todos == ["Buy milk", "Call mum"])
+    }
+
+    @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
+    @Test func hydraThenDispatch() throws {
+        for dispatch in [Entry.thenDispatchBefore, Entry.thenDispatchAfter] {
+            let store = Guide.store()
+            try dispatch(store).wait(timeout: timeout)
+            #expect(store.state.todos == ["x", "y"])
+        }
+    }
+}

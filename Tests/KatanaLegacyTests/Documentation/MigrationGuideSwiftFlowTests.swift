@@ -1,0 +1,399 @@
+import Dispatch
+import Foundation
+import Katana
+import KatanaLegacy
+import Testing
+
+// The compiled snippets of Migration.md's Swift Flow part (and of the 3.x existential dispatch): one
+// namespace and one test per entry. The "before" code uses the deprecated API, so this part of the
+// guide is deprecated itself, which keeps it from warning.
+
+@available(*, deprecated)
+extension Guide {
+    enum SwiftFlow {
+        // The guide's shared types, visible to the entries (declared in extensions of this enum).
+        typealias AppState = Guide.AppState
+        typealias AppDependencies = Guide.AppDependencies
+        typealias API = Guide.API
+        typealias Changes = Guide.Changes
+        typealias AppStore = Store<AppState, AppDependencies>
+
+        /// Records values from any thread.
+        final class Lines: @unchecked Sendable {
+            // @unchecked: `lines` is only touched while holding `lock`.
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func record(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+            var values: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+        }
+
+        struct LegacyAddTodo: Action {
+            let title: String
+            func updatedState(currentState: State) -> State {
+                guard var state = currentState as? AppState else { return currentState }
+                state.todos.append(title)
+                return state
+            }
+        }
+
+        struct ModernAddTodo: StateUpdater {
+            let title: String
+            func updateState(_ state: inout AppState) {
+                state.todos.append(title)
+            }
+        }
+    }
+}
+
+// MARK: - StoreSubscriber / subscribe / unsubscribe → addListener
+
+@available(*, deprecated)
+extension Guide.SwiftFlow {
+    enum Subscribers {
+        enum Before {
+            typealias AddTodo = Guide.SwiftFlow.LegacyAddTodo
+
+            final class TodoList: StoreSubscriber {
+                let rendered = Changes()
+                func newState(state: AppState) {
+                    rendered.increment()
+                }
+            }
+
+            static func appear(in store: AppStore) -> TodoList {
+                let todoList = TodoList()
+                store.subscribe(todoList)
+                return todoList
+            }
+
+            static func disappear(_ todoList: TodoList, from store: AppStore) {
+                store.unsubscribe(todoList)
+            }
+        }
+
+        enum After {
+            final class TodoList: Sendable {
+                let rendered = Changes()
+                func render(_ state: AppState) {
+                    rendered.increment()
+                }
+            }
+
+            static func appear(in store: AppStore) -> (TodoList, StoreUnsubscribe) {
+                let todoList = TodoList()
+                todoList.render(store.state)
+                let unsubscribe = store.addListener { _, newState in todoList.render(newState) }
+                return (todoList, unsubscribe)
+            }
+
+            static func disappear(_ unsubscribe: StoreUnsubscribe) {
+                unsubscribe()
+            }
+        }
+    }
+}
+
+// MARK: - dispatch(_:callback:) → dispatch(_:) + then
+
+@available(*, deprecated)
+extension Guide.SwiftFlow {
+    enum Callbacks {
+        static func before(store: AppStore, titles: Lines) {
+            typealias AddTodo = Guide.SwiftFlow.LegacyAddTodo
+            store.dispatch(AddTodo(title: "Buy milk")) { state in
+                guard let state = state as? AppState else { return }
+                titles.record(state.todos.joined(separator: ", "))
+            }
+        }
+
+        static func after(store: AppStore, titles: Lines) -> Promise<Void> {
+            typealias AddTodo = Guide.SwiftFlow.ModernAddTodo
+            let recorded = store.dispatch(AddTodo(title: "Buy milk")).then { _ in
+                titles.record(store.state.todos.joined(separator: ", "))
+            }
+            return recorded
+        }
+    }
+}
+
+// MARK: - ActionCreator → SideEffect
+
+@available(*, deprecated)
+extension Guide.SwiftFlow {
+    enum Creators {
+        enum Before {
+            typealias AddTodo = Guide.SwiftFlow.LegacyAddTodo
+
+            static func addTodoIfLoggedIn(title: String) -> ActionCreator {
+                return { state, store in
+                    guard let state = state as? AppState, state.user != nil else { return nil }
+                    return AddTodo(title: title)
+                }
+            }
+
+            static func run(store: AppStore) {
+                store.dispatch(addTodoIfLoggedIn(title: "Buy milk"))
+            }
+        }
+
+        enum After {
+            typealias AddTodo = Guide.SwiftFlow.ModernAddTodo
+
+            struct AddTodoIfLoggedIn: SideEffect {
+                let title: String
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) throws {
+                    guard context.getState().user != nil else { return }
+                    try context.dispatch(AddTodo(title: title)).wait(timeout: .seconds(10))
+                }
+            }
+
+            static func run(store: AppStore) throws {
+                try store.dispatch(AddTodoIfLoggedIn(title: "Buy milk")).wait(timeout: .seconds(10))
+            }
+        }
+
+        struct LogIn: StateUpdater {
+            func updateState(_ state: inout AppState) { state.user = "ada" }
+        }
+    }
+}
+
+// MARK: - AsyncActionCreator → AsyncSideEffect
+
+@available(*, deprecated)
+extension Guide.SwiftFlow {
+    enum AsyncCreators {
+        enum Before {
+            struct SetTodos: Action {
+                let todos: [String]
+                func updatedState(currentState: State) -> State {
+                    guard var state = currentState as? AppState else { return currentState }
+                    state.todos = todos
+                    return state
+                }
+            }
+
+            static func loadTodos(api: API) -> AsyncActionCreator {
+                return { state, store, actionCreatorCallback in
+                    DispatchQueue.global().async {
+                        let todos = (try? api.fetchTodos()) ?? []
+                        actionCreatorCallback { state, store in SetTodos(todos: todos) }
+                    }
+                }
+            }
+
+            static func run(store: AppStore, loaded: Changes) {
+                store.dispatch(loadTodos(api: API())) { state in
+                    loaded.increment()
+                }
+            }
+        }
+
+        enum After {
+            struct SetTodos: StateUpdater {
+                let todos: [String]
+                func updateState(_ state: inout AppState) { state.todos = todos }
+            }
+
+            struct LoadTodos: AsyncSideEffect {
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+                    let todos = try await context.dependencies.api.loadTodos()
+                    try await context.dispatch(SetTodos(todos: todos)).value
+                }
+            }
+
+            static func run(store: AppStore, loaded: Changes) async throws {
+                try await store.dispatch(LoadTodos()).value
+                loaded.increment()
+            }
+        }
+    }
+}
+
+// MARK: - dispatchFunction → anyDispatch, appState → state, dispatch(item: Dispatchable) → anyDispatch
+
+@available(*, deprecated)
+extension Guide.SwiftFlow {
+    enum DispatchFunctions {
+        static func before(store: AppStore) {
+            typealias AddTodo = Guide.SwiftFlow.LegacyAddTodo
+            let dispatch = store.dispatchFunction!
+            _ = dispatch(AddTodo(title: "Buy milk"))
+        }
+
+        static func after(store: AppStore) throws {
+            typealias AddTodo = Guide.SwiftFlow.ModernAddTodo
+            let dispatch: AnyDispatch = { store.anyDispatch($0) }
+            try dispatch(AddTodo(title: "Buy milk")).wait(timeout: .seconds(10))
+        }
+    }
+
+    enum AppStateProperty {
+        static func before(store: AppStore) -> [String] {
+            let todos = (store.appState as? AppState)?.todos ?? []
+            return todos
+        }
+
+        static func after(store: AppStore) -> [String] {
+            let todos = store.state.todos
+            return todos
+        }
+    }
+
+    enum ExistentialDispatch {
+        typealias AddTodo = Guide.SwiftFlow.ModernAddTodo
+
+        static func before(store: AppStore) {
+            let items: [Dispatchable] = [AddTodo(title: "Buy milk"), AddTodo(title: "Call mum")]
+            for item in items {
+                store.dispatch(item)
+            }
+        }
+
+        static func after(store: AppStore) {
+            let items: [Dispatchable] = [AddTodo(title: "Buy milk"), AddTodo(title: "Call mum")]
+            for item in items {
+                store.anyDispatch(item)
+            }
+        }
+    }
+}
+
+// MARK: - The tests, one per entry
+//
+// Swift Testing refuses deprecated tests: each test calls its scenario through a protocol requirement,
+// and the scenarios live in a deprecated extension of that protocol, so nothing warns.
+
+@Suite struct MigrationGuideSwiftFlowTests {
+    private let scenarios: any MigrationGuideSwiftFlowScenarios = SwiftFlowScenarioRunner()
+
+    @Test func swiftFlowSubscriber() throws {
+        try scenarios.swiftFlowSubscriber()
+    }
+
+    @Test func swiftFlowDispatchCallback() throws {
+        try scenarios.swiftFlowDispatchCallback()
+    }
+
+    @Test func swiftFlowActionCreator() throws {
+        try scenarios.swiftFlowActionCreator()
+    }
+
+    @Test func swiftFlowAsyncActionCreator() async throws {
+        try await scenarios.swiftFlowAsyncActionCreator()
+    }
+
+    @Test func swiftFlowDispatchFunction() throws {
+        try scenarios.swiftFlowDispatchFunction()
+    }
+
+    @Test func swiftFlowAppState() throws {
+        try scenarios.swiftFlowAppState()
+    }
+
+    @Test func existentialDispatch() throws {
+        try scenarios.existentialDispatch()
+    }
+}
+
+/// The scenarios of ``MigrationGuideSwiftFlowTests``, one per test.
+protocol MigrationGuideSwiftFlowScenarios: Sendable {
+    func swiftFlowSubscriber() throws
+    func swiftFlowDispatchCallback() throws
+    func swiftFlowActionCreator() throws
+    func swiftFlowAsyncActionCreator() async throws
+    func swiftFlowDispatchFunction() throws
+    func swiftFlowAppState() throws
+    func existentialDispatch() throws
+}
+
+@available(*, deprecated)
+extension MigrationGuideSwiftFlowScenarios {
+    typealias AppState = Guide.AppState
+
+    func swiftFlowSubscriber() throws {
+        typealias Entry = Guide.SwiftFlow.Subscribers
+        let before = Guide.store()
+        let legacyList = Entry.Before.appear(in: before)
+        #expect(legacyList.rendered.value == 1)
+        before.dispatch(Entry.Before.AddTodo(title: "x"))
+        #expect(Guide.waitFor { legacyList.rendered.value == 2 })
+        Entry.Before.disappear(legacyList, from: before)
+
+        let after = Guide.store()
+        let (modernList, unsubscribe) = Entry.After.appear(in: after)
+        #expect(modernList.rendered.value == 1)
+        try after.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).wait(timeout: .seconds(10))
+        #expect(modernList.rendered.value == 2)
+        Entry.After.disappear(unsubscribe)
+    }
+
+    func swiftFlowDispatchCallback() throws {
+        let before = Guide.store()
+        let beforeTitles = Guide.SwiftFlow.Lines()
+        Guide.SwiftFlow.Callbacks.before(store: before, titles: beforeTitles)
+        #expect(Guide.waitFor { beforeTitles.values == ["Buy milk"] })
+
+        let after = Guide.store()
+        let afterTitles = Guide.SwiftFlow.Lines()
+        try Guide.SwiftFlow.Callbacks.after(store: after, titles: afterTitles).wait(timeout: .seconds(10))
+        #expect(afterTitles.values == ["Buy milk"])
+    }
+
+    func swiftFlowActionCreator() throws {
+        typealias Entry = Guide.SwiftFlow.Creators
+        for loggedIn in [false, true] {
+            let before = Guide.store()
+            let after = Guide.store()
+            if loggedIn {
+                try before.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
+                try after.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
+            }
+            Entry.Before.run(store: before)
+            try Entry.After.run(store: after)
+            let expected = loggedIn ? ["Buy milk"] : []
+            try before.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
+            #expect(before.state.todos == expected)
+            #expect(after.state.todos == expected)
+        }
+    }
+
+    func swiftFlowAsyncActionCreator() async throws {
+        typealias Entry = Guide.SwiftFlow.AsyncCreators
+        let before = Guide.store()
+        let beforeLoaded = Guide.Changes()
+        Entry.Before.run(store: before, loaded: beforeLoaded)
+        #expect(Guide.waitFor { beforeLoaded.value == 1 })
+        #expect(before.state.todos == ["Buy milk", "Call mum"])
+
+        let after = Guide.store()
+        let afterLoaded = Guide.Changes()
+        try await Entry.After.run(store: after, loaded: afterLoaded)
+        #expect(afterLoaded.value == 1)
+        #expect(after.state.todos == ["Buy milk", "Call mum"])
+    }
+
+    func swiftFlowDispatchFunction() throws {
+        let before = Guide.store()
+        Guide.SwiftFlow.DispatchFunctions.before(store: before)
+        #expect(Guide.waitFor { before.state.todos == ["Buy milk"] })
+        let after = Guide.store()
+        try Guide.SwiftFlow.DispatchFunctions.after(store: after)
+        #expect(after.state.todos == ["Buy milk"])
+    }
+
+    func swiftFlowAppState() throws {
+        let store = Guide.store()
+        try store.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).wait(timeout: .seconds(10))
+        #expect(Guide.SwiftFlow.AppStateProperty.before(store: store) == ["x"])
+        #expect(Guide.SwiftFlow.AppStateProperty.after(store: store) == ["x"])
+    }
+
+    func existentialDispatch() throws {
+        for run in [Guide.SwiftFlow.ExistentialDispatch.before, Guide.SwiftFlow.ExistentialDispatch.after] {
+            let store = Guide.store()
+            run(store)
+            #expect(Guide.waitFor { store.state.todos == ["Buy milk", "Call mum"] })
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import Katana
+@testable import KatanaLegacy
+
+/// A Swift Flow subscriber that records the counter of every state it is given, and flags any call
+/// made after the test declared it closed (set right after `unsubscribe` returned).
+@available(*, deprecated)
+final class CounterSubscriber: StoreSubscriber, Sendable {
+    let counters = Recorder<Int>()
+    let callsAfterClose = Recorder<Int>()
+    private let closedFlag = Recorder<Bool>()
+    /// Runs inside every call, after recording (for subscribers that act on what they see).
+    let onState: @Sendable (CounterSubscriber, LegacyState) -> Void
+
+    init(onState: @escaping @Sendable (CounterSubscriber, LegacyState) -> Void = { _, _ in }) {
+        self.onState = onState
+    }
+
+    func newState(state: LegacyState) {
+        if !closedFlag.values.isEmpty {
+            callsAfterClose.append(state.counter)
+        }
+        counters.append(state.counter)
+        onState(self, state)
+    }
+
+    /// From now on, any call is a violation.
+    func close() {
+        closedFlag.append(true)
+    }
+}
+
+/// A subscriber that expects another state type: the store must skip it.
+@available(*, deprecated)
+final class ForeignSubscriber: StoreSubscriber, Sendable {
+    let calls = Recorder<String>()
+
+    func newState(state: ForeignState) {
+        calls.append(state.text)
+    }
+}
+
+/// A subscriber that unsubscribes in its `deinit`, as Swift Flow view controllers often did.
+@available(*, deprecated)
+final class SelfRemovingSubscriber: StoreSubscriber, Sendable {
+    let store: LegacyStore
+
+    init(store: LegacyStore) {
+        self.store = store
+    }
+
+    func newState(state: LegacyState) {}
+
+    deinit {
+        store.unsubscribe(self)
+    }
+}
+
+/// A returning side effect, to dispatch through the existential `dispatch`.
+struct SwiftFlowAnswer: ReturningSideEffect {
+    func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
+        42
+    }
+}
+
+/// A plain side effect that records that it ran.
+struct SwiftFlowProbeSideEffect: SideEffect {
+    let ran: Recorder<String>
+    func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
+        ran.append("ran")
+    }
+}
+
+/// How many Swift Flow subscriptions the store's registry holds (0 when it has none).
+@available(*, deprecated)
+func swiftFlowSubscriptions(of store: LegacyStore) -> Int {
+    SubscriberRegistryDirectory.shared.existingRegistry(for: store)?.count ?? 0
+}
+
+/// Waits until every change dispatched so far has reached the store's listeners (and so its Swift Flow
+/// subscribers): a listener added now is called after the ones queued before it.
+func drainListeners(of store: LegacyStore) throws {
+    let probe = Recorder<Int>()
+    let unsubscribe = store.addListener { _, _ in probe.append(1) }
+    defer { unsubscribe() }
+    try store.dispatch(Barrier()).wait(timeout: .seconds(10))
+    _ = eventually { !probe.values.isEmpty }
+}
+
+/// Runs the Swift Flow scenarios: a type that is not deprecated, whose scenario methods come from the
+/// deprecated protocol extensions, so tests call them without deprecation warnings.
+struct SwiftFlowScenarioRunner: SwiftFlowSubscriberScenarios, SwiftFlowDispatchScenarios,
+    ExistentialDispatchScenarios, MigrationGuideSwiftFlowScenarios {}
