@@ -17,8 +17,7 @@ import Katana
 /// arrives while that first call runs. Calls to one subscriber never overlap and keep their order.
 /// The logic lives in ``SubscriberTable``; this class takes the lock around it and makes the calls
 /// outside the lock.
-@available(*, deprecated, message: "Part of the Swift Flow store API; use addListener(_:)")
-final class SubscriberRegistry: @unchecked Sendable {
+@available(*, deprecated, message: "Part of the Swift Flow store API; use addListener(_:)") final class SubscriberRegistry: @unchecked Sendable {
     // @unchecked: `table` is only touched while holding `condition` (an NSCondition is a lock); `owner`
     // is a weak reference set once, in init, and weak loads are atomic.
 

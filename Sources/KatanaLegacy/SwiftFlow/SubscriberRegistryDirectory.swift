@@ -12,8 +12,7 @@ import Katana
 ///
 /// Lock order: this directory's lock may be held while the store adds a listener (the store's own
 /// lock); it is never taken while a registry's lock is held.
-@available(*, deprecated, message: "Part of the Swift Flow store API; use addListener(_:)")
-final class SubscriberRegistryDirectory: @unchecked Sendable {
+@available(*, deprecated, message: "Part of the Swift Flow store API; use addListener(_:)") final class SubscriberRegistryDirectory: @unchecked Sendable {
     // @unchecked: `slots` is only touched while holding `lock`.
 
     /// The process-wide directory.

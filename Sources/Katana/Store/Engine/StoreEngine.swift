@@ -31,8 +31,7 @@ import Dispatch
 /// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener
 /// added or removed updates the audience). No other lock of the store, of a promise or of the
 /// side-effect pool is ever taken while one of these is held.
-@usableFromInline
-final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
+@usableFromInline final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     // @unchecked: every mutable part is guarded as listed above.
 
     typealias Inbox = DrainStateMachine<AnyObject, Envelope>
