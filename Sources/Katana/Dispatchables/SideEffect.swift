@@ -69,12 +69,26 @@ public protocol AsyncSideEffect: AnySideEffect {
     /// Runs the logic and returns its value; a thrown error rejects the dispatch promise.
     func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws -> ReturnValue
 
+    /// A name shared by side effects that are cancelled together: `store.cancelSideEffects(id:)`
+    /// cancels every running one that has it. nil (the default) for none.
+    var cancellationID: SideEffectID? { get }
+
+    /// Whether starting this side effect cancels the running ones with the same ``cancellationID``
+    /// ("latest wins", for searches and refreshes); false by default.
+    var cancelsInFlight: Bool { get }
+
     /// Runs the side effect with the store's type-erased context: what the store calls. Provided;
     /// a side effect only implements ``sideEffect(_:)``.
     func anyAsyncSideEffect(_ context: any AnySideEffectContext) async throws -> any Sendable
 }
 
 extension AsyncSideEffect {
+    /// No id: the side effect is cancelled only through its promise, or by a shutdown.
+    public var cancellationID: SideEffectID? { nil }
+
+    /// A new side effect does not cancel those in flight unless it says so.
+    public var cancelsInFlight: Bool { false }
+
     /// Always throws: an async side effect must be awaited, and the store does that itself.
     ///
     /// Only code that calls `anySideEffect` by hand (outside a store) reaches this.

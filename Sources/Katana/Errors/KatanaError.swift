@@ -40,6 +40,15 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `thenDispatch(_:)` was called on a promise that does not come from `store.dispatch(_:)`,
     /// so there is no store to dispatch the item to.
     case thenDispatchWithoutStore(item: String)
+    /// The promise was cancelled (``Promise/cancel()``, `cancelSideEffects(id:)`, or a newer side
+    /// effect with the same id that cancels those in flight) before its work finished.
+    case cancelled(item: String)
+    /// The store's ``PartialStore/shutdown(_:deadline:)`` cancelled the work: it chose
+    /// ``ShutdownMode/cancelWork``, or its deadline passed before the work finished.
+    case cancelledByShutdown(item: String)
+    /// The item was dispatched after the store's ``PartialStore/shutdown(_:deadline:)`` began: a
+    /// store that shuts down takes no new items.
+    case storeShutDown(item: String)
 
     /// What went wrong, with the types involved and how to fix it.
     public var description: String {
@@ -99,6 +108,28 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
             return "thenDispatch(\(item)) was called on a promise that does not come from store.dispatch(_:), so "
                 + "there is no store to send \(item) to. Write then { _ in store.dispatch(item) } (in a side effect: "
                 + "then { _ in context.dispatch(item) }) instead."
+        case .cancelled(let item):
+            return "\(item) was cancelled before it finished, so its promise was rejected. Cancellation is "
+                + "expected here if your code called cancel(), cancelSideEffects(id:), or dispatched a newer side "
+                + "effect with the same cancellationID; check isCancelled to tell it from a failure."
+        case .cancelledByShutdown(let item):
+            return "\(item) was cancelled because the store shut down: shutdown(.cancelWork) was called, or "
+                + "shutdown(.finishWork, deadline:) reached its deadline first. Give the deadline more time if "
+                + "this work should finish."
+        case .storeShutDown(let item):
+            return "\(item) was dispatched after the store began shutting down, so it was not handled. "
+                + "A store takes no new items once shutdown(_:deadline:) has been called; dispatch before "
+                + "shutting down, or stop the code that dispatches first."
+        }
+    }
+
+    /// Whether `error` reports a cancellation (``cancelled(item:)`` or ``cancelledByShutdown(item:)``).
+    public static func isCancellation(_ error: any Error) -> Bool {
+        switch error as? KatanaError {
+        case .cancelled, .cancelledByShutdown:
+            return true
+        default:
+            return false
         }
     }
 }

@@ -120,6 +120,8 @@ extension Promise {
     ) -> Promise<NewValue> {
         let source = self
         let next = Promise<NewValue>.pending(rerun: { rerun(source.restarted()) })
+        // Cancelling the result cancels this promise, where it is still pending.
+        next.onCancel { source.cancel() }
         observe { react($0, next) }
         return next
     }

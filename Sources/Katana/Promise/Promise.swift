@@ -10,9 +10,13 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     typealias Outcome = Result<Value, any Error>
     typealias Callback = @Sendable (Outcome) -> Void
 
-    /// Where a promise is in its life: waiting (with the callbacks to run), or settled.
+    /// Where a promise is in its life: waiting (with the callbacks to run), committed, or settled.
     enum Phase {
+        /// Waiting; ``cancel()`` rejects it.
         case pending([Callback])
+        /// Waiting for work that can no longer be undone (a state updater about to be applied):
+        /// ``cancel()`` changes nothing.
+        case committed([Callback])
         case settled(Outcome)
     }
 
@@ -82,17 +86,19 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// A promise settled by an async operation, which runs as a task; ``retry(_:)`` runs it again.
+    /// A promise settled by an async operation, which runs as a task; ``retry(_:)`` runs it again,
+    /// and ``cancel()`` cancels the task.
     public init(operation: @escaping @Sendable () async throws -> Value) {
         self.init(phase: .pending([]), work: .closure { Promise(operation: operation) })
         let promise = self
-        Task {
+        let task = Task {
             do {
                 promise.resolve(try await operation())
             } catch {
                 promise.reject(error)
             }
         }
+        onCancel { task.cancel() }
     }
 
     /// A promise that waits to be settled by the package itself.
@@ -134,9 +140,13 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     @discardableResult
     func settle(_ outcome: Outcome) -> Bool {
         let callbacks: [Callback]? = core.withLock { storage in
-            guard case .pending(let callbacks) = storage.phase else { return nil }
-            storage.phase = .settled(outcome)
-            return callbacks
+            switch storage.phase {
+            case .pending(let callbacks), .committed(let callbacks):
+                storage.phase = .settled(outcome)
+                return callbacks
+            case .settled:
+                return nil
+            }
         }
         guard let callbacks else { return false }
         for callback in callbacks {
@@ -154,6 +164,11 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
                 storage.phase = .pending([])  // drop our reference so the append does not copy
                 callbacks.append(callback)
                 storage.phase = .pending(callbacks)
+                return nil
+            case .committed(var callbacks):
+                storage.phase = .committed([])
+                callbacks.append(callback)
+                storage.phase = .committed(callbacks)
                 return nil
             case .settled(let outcome):
                 return outcome

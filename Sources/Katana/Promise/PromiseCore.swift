@@ -71,4 +71,20 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
             settle(erased: .success(()), replacing: item)
         }
     }
+
+    func commit() -> Bool {
+        Promise(core: self).commit()
+    }
+
+    var isPending: Bool {
+        Promise(core: self).isPending
+    }
+
+    func cancel(with error: any Error) -> Bool {
+        Promise(core: self).cancel(with: error)
+    }
+
+    func onCancel(_ hook: @escaping @Sendable () -> Void) {
+        Promise(core: self).onCancel(hook)
+    }
 }

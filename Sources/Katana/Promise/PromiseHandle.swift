@@ -22,6 +22,27 @@ struct PromiseHandle: @unchecked Sendable {
     func settleDone() {
         core.settleDone()
     }
+
+    /// Marks the work as started for good; false when the promise was cancelled meanwhile.
+    func commit() -> Bool {
+        core.commit()
+    }
+
+    /// Whether the promise has not settled yet (a cancelled item's promise has).
+    var isPending: Bool {
+        core.isPending
+    }
+
+    /// Rejects the promise with `error` unless it has settled or is committed.
+    @discardableResult
+    func cancel(with error: any Error) -> Bool {
+        core.cancel(with: error)
+    }
+
+    /// Runs `hook` if the promise is rejected by a cancellation.
+    func onCancel(_ hook: @escaping @Sendable () -> Void) {
+        core.onCancel(hook)
+    }
 }
 
 extension Promise {

@@ -31,8 +31,22 @@ enum ItemKind {
     case updater(Updater)
     /// Runs a side effect of the classified type with the store's context; returns its value.
     typealias SideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) throws -> any Sendable
-    /// Runs an async side effect of the classified type with the store's context; returns its value.
-    typealias AsyncSideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) async throws -> any Sendable
+    /// How to run the async side effects of one type: one object, so that a kind is copied with a
+    /// single retain.
+    final class AsyncSideEffectRunner: Sendable {
+        /// Runs an async side effect of the classified type with the store's context; returns its value.
+        let run: @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) async throws -> any Sendable
+        /// The side effect's cancellation id and whether it cancels those in flight; nil without an id.
+        let identity: @Sendable (_ item: any Dispatchable) -> SideEffectIdentity?
+
+        init(
+            run: @escaping @Sendable (any Dispatchable, any AnySideEffectContext) async throws -> any Sendable,
+            identity: @escaping @Sendable (any Dispatchable) -> SideEffectIdentity?
+        ) {
+            self.run = run
+            self.identity = identity
+        }
+    }
 
     /// A synchronous or returning side effect, and how to run one.
     case sideEffect(SideEffectRunner)
@@ -131,10 +145,17 @@ extension AnySideEffect {
 extension AsyncSideEffect {
     /// Runs an item of this type as an async side effect (its type was checked when it was classified).
     static var asyncRunner: ItemKind.AsyncSideEffectRunner {
-        { item, context in
-            // Copied out before the await: the concrete view is only valid inside the call.
-            let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
-            return try await sideEffect.anyAsyncSideEffect(context)
-        }
+        ItemKind.AsyncSideEffectRunner(
+            run: { item, context in
+                // Copied out before the await: the concrete view is only valid inside the call.
+                let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
+                return try await sideEffect.anyAsyncSideEffect(context)
+            },
+            identity: { item in
+                Unsafe.withConcrete(item, as: Self.self) { sideEffect in
+                    sideEffect.cancellationID.map { SideEffectIdentity(id: $0, cancelsInFlight: sideEffect.cancelsInFlight) }
+                }
+            }
+        )
     }
 }

@@ -20,7 +20,7 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     }
 
     deinit {
-        engine.shutdown()
+        engine.storeReleased()
     }
 
     /// The current state.
@@ -61,17 +61,10 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Every state change as an `(old, new)` pair, for code written with async/await.
     ///
     /// Each access starts a new sequence that sees the changes from then on; it ends when the
-    /// store is released, and stops listening when the iterating task stops. Promises do not wait
+    /// store is shut down or released, and stops listening when the iterating task stops. Promises do not wait
     /// for a sequence's consumer.
     public var stateUpdates: AsyncStream<(old: S, new: S)> {
-        AsyncStream { continuation in
-            let unsubscribe = engine.addListener(
-                { old, new in continuation.yield((old: old, new: new)) },
-                isWaitedFor: false,
-                onStop: { continuation.finish() }
-            )
-            continuation.onTermination = { _ in unsubscribe() }
-        }
+        stateUpdates(buffering: .everyChange)
     }
 
     /// Dispatches a state updater; the promise is fulfilled once the new state has been stored and

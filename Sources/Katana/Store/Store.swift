@@ -61,7 +61,7 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
                 promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
                 return
             }
-            engine.enqueue(item, settling: promise)
+            engine.enqueueFromStoreWork(item, settling: promise)
         }
         let published = engine.published
         let getState: @Sendable () -> S = { [weak engine] in

@@ -15,7 +15,22 @@
 ///     scheduled ─a waiting thread helps─▶ drainingWithBlockQueued ─finish─▶ scheduled
 ///                                        drainingWithBlockQueued ─the block starts─▶ draining
 ///     stop: starting, idle, scheduled ─▶ stopped;  draining… ─▶ drainingThenStop ─finish─▶ stopped
+///
+/// Apart from the phase, the intake says which new items are taken: all of them (`open`); once a
+/// shutdown has begun, only those the store's own work dispatches (`fromStoreWorkOnly`); or none
+/// (`closed`). A refused item's promise is rejected by the engine.
 struct DrainStateMachine<Drainer: AnyObject, Item> {
+    /// Which newly dispatched items the store takes.
+    enum Intake: Equatable {
+        /// Every item: the store runs normally.
+        case open
+        /// A shutdown that lets work finish has begun: only items that the store's own work
+        /// dispatches (side effects, interceptors, dependencies) are taken.
+        case fromStoreWorkOnly
+        /// No item: the shutdown cancels what is left, or has finished.
+        case closed
+    }
+
     /// Where the inbox is in its life.
     enum Phase {
         /// The store is starting: items wait until it is ready.
@@ -70,6 +85,8 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         /// The store was idle and the item may start on the calling thread: handle it now (it
         /// was not added to the inbox) with the start's right, then ``finish(_:)``.
         case handleHere(Start)
+        /// The store is shutting down and takes no such item: reject it with the shutdown's error.
+        case refuse(Item)
     }
 
     /// What the engine does after start-up, or after a drainer finished.
@@ -126,6 +143,13 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     }
 
     private(set) var phase: Phase = .starting
+    /// Which new items are taken.
+    private(set) var intake = Intake.open
+    /// Items taken for handling since a shutdown began (for its report).
+    private(set) var handledDuringShutdown = 0
+    /// Items added so far (wrapping): a shutdown reads it before and after checking the rest of the
+    /// store, to know that nothing arrived meanwhile.
+    private(set) var enqueuedCount: UInt64 = 0
     private var items = SegmentedQueue<Item>()
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
@@ -159,7 +183,14 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// An item was dispatched. With `handlingHereWhenIdle`, an idle store hands the caller the
     /// right to handle it at once on its own thread (everything dispatched before it has been
     /// handled, so the order holds) instead of queueing it.
-    mutating func enqueue(_ item: consuming Item, handlingHereWhenIdle: Bool = false) -> EnqueueAction {
+    ///
+    /// `fromStoreWork` says the item comes from the store's own work (a side effect, an
+    /// interceptor, the dependencies), which a shutdown that lets work finish still takes.
+    mutating func enqueue(_ item: consuming Item, handlingHereWhenIdle: Bool = false, fromStoreWork: Bool = false) -> EnqueueAction {
+        if intake != .open, intake == .closed || !fromStoreWork {
+            return .refuse(item)
+        }
+        enqueuedCount &+= 1
         switch phase {
         case .starting, .scheduled, .draining, .drainingWithBlockQueued:
             items.append(item)
@@ -167,6 +198,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .idle(let drainer):
             if handlingHereWhenIdle {
                 phase = .draining
+                if intake != .open {
+                    handledDuringShutdown += 1
+                }
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
@@ -200,6 +234,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .draining, .drainingWithBlockQueued, .drainingThenStop:
             guard !items.isEmpty else { return nil }
             items.takeFirstSegment(swappingWith: &buffer)
+            if intake != .open {
+                handledDuringShutdown += buffer.count
+            }
             return audience
         case .starting, .idle, .scheduled, .stopped:
             // Nobody drains in these phases: a right from elsewhere takes nothing.
@@ -242,7 +279,40 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
               let taken = items.takeThrough(searchingFirst: searchLimit, where: isTarget)
         else { return nil }
         phase = .drainingWithBlockQueued
+        if intake != .open {
+            handledDuringShutdown += taken.count
+        }
         return Handover(right: DrainRight(drainer), items: taken, audience: audience)
+    }
+
+    // MARK: - Shutdown
+
+    /// A shutdown begins: from now on only items of the store's own work are taken (when it lets
+    /// work finish), or none. An intake never opens again.
+    mutating func beginShutdown(takingStoreWork: Bool) {
+        if intake == .open {
+            intake = takingStoreWork ? .fromStoreWorkOnly : .closed
+        } else if !takingStoreWork {
+            intake = .closed
+        }
+    }
+
+    /// The shutdown cancels what is left: no item is taken any more, and those waiting are handed
+    /// back to be rejected.
+    mutating func cancelWaiting() -> [Item] {
+        intake = .closed
+        return items.takeAll()
+    }
+
+    /// Whether nothing is waiting and nobody drains (a store that never started, or was released,
+    /// counts as idle too).
+    var isIdle: Bool {
+        switch phase {
+        case .idle, .stopped, .starting:
+            return items.isEmpty
+        case .scheduled, .draining, .drainingWithBlockQueued, .drainingThenStop:
+            return false
+        }
     }
 
     /// The store was released: nothing more is handled. The waiting items are handed back to be

@@ -38,6 +38,8 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         var deliveryScheduled = false
         /// Threads blocked while they are the listeners' executor.
         var blockedWaiters = 0
+        /// Whether the store was released or shut down: listeners added now are never called.
+        var isStopped = false
 
         var audience: Audience {
             if listeners.contains(where: \.isWaitedFor) {
@@ -73,12 +75,18 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         onStop: (@Sendable () -> Void)?,
         audienceChanged: (Audience) -> Void
     ) -> UInt64 {
-        registry.withLock { registry in
+        let added: (id: UInt64, stopsNow: Bool) = registry.withLock { registry in
             registry.nextID += 1
+            guard !registry.isStopped else { return (registry.nextID, true) }
             registry.listeners.append(Listener(id: registry.nextID, call: call, isWaitedFor: isWaitedFor, onStop: onStop))
             audienceChanged(registry.audience)
-            return registry.nextID
+            return (registry.nextID, false)
         }
+        if added.stopsNow {
+            // Nothing will ever be delivered: a sequence ends at once.
+            onStop?()
+        }
+        return added.id
     }
 
     /// Removes the listener with this id (if it is still there).
@@ -89,11 +97,13 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         }
     }
 
-    /// Drops every listener (the store was released) and ends the `stateUpdates` sequences.
+    /// Drops every listener (the store was released, or shut down) and ends the `stateUpdates`
+    /// sequences; listeners added later are never called, and sequences started later end at once.
     /// Changes already queued still settle their promises.
     func stop(audienceChanged: (Audience) -> Void) {
         let finishers = registry.withLock { registry in
             let finishers = registry.listeners.compactMap(\.onStop)
+            registry.isStopped = true
             registry.listeners = []
             audienceChanged(registry.audience)
             return finishers
@@ -101,6 +111,11 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         for finish in finishers {
             finish()
         }
+    }
+
+    /// Whether no change is waiting for the listeners and no delivery is running.
+    var isIdle: Bool {
+        registry.withLock { $0.pending.isEmpty && !$0.deliveryScheduled }
     }
 
     // MARK: - Delivery

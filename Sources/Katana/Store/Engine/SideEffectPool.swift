@@ -20,6 +20,8 @@ final class SideEffectPool: @unchecked Sendable {
     }
 
     private let state = Locked(SideEffectPoolState<Job>())
+    /// The async side effects started and not ended (lock order: never held with `state`'s lock).
+    private let running = Locked(RunningSideEffects<Task<Void, Never>, PromiseHandle>())
     private let context: any AnySideEffectContext
     private let tracer: SignpostLogger?
     private let chain: InterceptorChain?
@@ -106,6 +108,13 @@ final class SideEffectPool: @unchecked Sendable {
 
     private func run(_ job: Job) {
         switch job {
+        case .run(let envelope, _), .start(let envelope, _):
+            // Cancelled while it waited for a worker: not run at all.
+            if let promise = envelope.promise, !promise.isPending {
+                return
+            }
+        }
+        switch job {
         case .run(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
                 envelope.settle(runBody(envelope, with: runner))
@@ -175,24 +184,85 @@ final class SideEffectPool: @unchecked Sendable {
     /// Starts an async side effect as a task that runs on this worker until it first suspends
     /// (where the platform has `Task.immediate`; an ordinary task elsewhere), so a short one needs
     /// no hop to another executor; the task settles the promise when the body ends.
-    private func startTask(_ envelope: Envelope, with runner: @escaping ItemKind.AsyncSideEffectRunner) {
+    ///
+    /// The side effect is registered as running before its task starts, and until its body ends,
+    /// so that cancelling its promise, its id or the whole store cancels the task.
+    private func startTask(_ envelope: Envelope, with runner: ItemKind.AsyncSideEffectRunner) {
         let context = self.context
         let tracer = self.tracer
+        let identity = runner.identity(envelope.item)
+        let begun = running.withLock { $0.begin(envelope.item, identity: identity, promise: envelope.promise) }
+        Self.carryOut(begun.cancelling) { KatanaError.cancelled(item: $0) }
+        let token = begun.token
+        envelope.promise?.onCancel { [weak self] in
+            guard let self, let stop = self.running.withLock({ $0.cancel(token: token) }) else { return }
+            stop.task?.cancel()
+        }
         let operation: @Sendable () async -> Void = {
             let interval = tracer?.begin(envelope.item, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
             do {
-                outcome = .success(try await runner(envelope.item, context))
+                outcome = .success(try await runner.run(envelope.item, context))
             } catch {
                 outcome = .failure(error)
             }
             if let tracer, let interval { tracer.end(interval) }
+            // Ended before its promise settles: whoever sees the promise settled sees it ended.
+            self.running.withLock { $0.end(token) }
             envelope.promise?.settle(erased: outcome, replacing: envelope.item)
         }
+        let task: Task<Void, Never>
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            Task.immediate { await operation() }
+            task = Task.immediate { await operation() }
         } else {
-            Task { await operation() }
+            task = Task { await operation() }
         }
+        running.withLock { $0.attach(task, to: token) }?.cancel()
+    }
+
+    /// Rejects each stopped side effect's promise with the error `reason` makes from its item's
+    /// name, and cancels its task.
+    private static func carryOut(_ stops: [RunningSideEffects<Task<Void, Never>, PromiseHandle>.Stop], reason: (String) -> KatanaError) {
+        for stop in stops {
+            stop.promise?.cancel(with: reason(typeName(of: stop.item)))
+            stop.task?.cancel()
+        }
+    }
+
+    // MARK: - Cancelling
+
+    /// Cancels every running async side effect whose ``AsyncSideEffect/cancellationID`` is `id`;
+    /// returns how many it cancelled.
+    func cancelSideEffects(id: SideEffectID) -> Int {
+        let stops = running.withLock { $0.cancel(id: id) }
+        Self.carryOut(stops) { KatanaError.cancelled(item: $0) }
+        return stops.count
+    }
+
+    /// A shutdown cancels what is left: the side effects waiting for a worker are not run, and the
+    /// running async ones are cancelled (a synchronous one that is running cannot be stopped, and
+    /// finishes). Returns how many it cancelled.
+    func cancelForShutdown() -> Int {
+        let waiting = state.withLock { $0.takeWaiting() }
+        for job in waiting {
+            switch job {
+            case .run(let envelope, _), .start(let envelope, _):
+                envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
+            }
+        }
+        let stops = running.withLock { $0.cancelAll() }
+        Self.carryOut(stops) { KatanaError.cancelledByShutdown(item: $0) }
+        return waiting.count + stops.count
+    }
+
+    /// Whether no side effect is waiting or running (async ones until their body ends).
+    var isIdle: Bool {
+        state.withLock { $0.isIdle } && running.withLock { $0.count == 0 }
+    }
+
+    /// How many side effects are running or waiting.
+    var activeCount: Int {
+        let jobs = state.withLock { $0.waitingCount + $0.runningJobs }
+        return jobs + running.withLock { $0.count }
     }
 }

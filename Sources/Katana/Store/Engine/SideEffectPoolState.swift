@@ -30,6 +30,8 @@ struct SideEffectPoolState<Job> {
     private(set) var idleWorkers = 0
     /// Workers blocked in a `wait` inside a job.
     private(set) var blockedWorkers = 0
+    /// Jobs taken by a worker and not finished yet.
+    private(set) var runningJobs = 0
 
     /// Above this many slots, an emptied job list is freed instead of kept for reuse.
     static var retainedCapacity: Int { 1024 }
@@ -72,6 +74,7 @@ struct SideEffectPoolState<Job> {
         }
         let job = jobs[nextJob]
         nextJob += 1
+        runningJobs += 1
         if nextJob >= Self.compactionThreshold, nextJob * 2 >= jobs.count {
             // A steady stream never empties the list: drop the taken jobs (and what they hold).
             jobs.removeFirst(nextJob)
@@ -83,6 +86,21 @@ struct SideEffectPoolState<Job> {
     /// A worker finished its job and is idle again.
     mutating func finished() {
         idleWorkers += 1
+        runningJobs -= 1
+    }
+
+    /// A shutdown cancels what is left: the jobs no worker has taken are handed back (their
+    /// promises are to be rejected), and the workers asked for them find nothing to do.
+    mutating func takeWaiting() -> [Job] {
+        let waiting = Array(jobs[nextJob...])
+        jobs.removeAll()
+        nextJob = 0
+        return waiting
+    }
+
+    /// Whether no job is waiting and none is running.
+    var isIdle: Bool {
+        waitingCount == 0 && runningJobs == 0
     }
 
     /// A worker is about to block inside its job: a job waiting without an available worker gets a

@@ -46,6 +46,7 @@ extension StoreEngine {
             classify: { item in ItemKind.classify(item, storeState: S.self) },
             handOff: handOff
         )
+        sideEffectPool.withLock { $0 = pool }
         // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.
         let engine = Unsafe.unretained(self)
         return Drainer(
@@ -92,7 +93,7 @@ extension StoreEngine {
     }
 
     /// Tells the inbox who listens (called under the delivery's lock: delivery, then inbox).
-    private func setAudience(_ audience: Audience) {
+    func setAudience(_ audience: Audience) {
         inbox.withLock { $0.audience = audience }
     }
 
@@ -101,7 +102,7 @@ extension StoreEngine {
     /// Called when the store is released: rejects every item still waiting, ends the state
     /// sequences, and lets go of the interceptors (now, or when the thread draining finishes), so
     /// nothing leaks and no promise hangs.
-    func shutdown() {
+    func storeReleased() {
         let stop = inbox.withLock { $0.stop() }
         for envelope in stop.rejected {
             envelope.rejectStoreGone()

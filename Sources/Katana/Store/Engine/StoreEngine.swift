@@ -27,6 +27,7 @@ import Dispatch
 /// - `published` (its lock): the state cell, once start-up has made it.
 /// - the state cell (its lock): the state, changed in place by the drainer, copied by readers.
 /// - `delivery` (its lock): the listeners and the changes waiting for them.
+/// - `sideEffectPool`, `shutdownProgress` (their locks): set at start-up; the shutdown's progress.
 ///
 /// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener
 /// added or removed updates the audience). No other lock of the store, of a promise or of the
@@ -42,6 +43,10 @@ import Dispatch
     let delivery: ListenerDelivery<S>
     /// The state cell once the state initializer has run; nil before.
     let published = Locked<StateCell<S>?>(nil)
+    /// The side-effect pool once start-up has made it; nil before.
+    let sideEffectPool = Locked<SideEffectPool?>(nil)
+    /// Where the store is in its shutdown (see ``ShutdownProgress``).
+    let shutdownProgress = Locked(ShutdownProgress<CheckedContinuation<ShutdownReport, Never>>())
     let tracer: SignpostLogger?
     /// Whether drains report what they handled to ``MemoryRelease``.
     let releasesMemoryAfterBursts: Bool
@@ -74,6 +79,12 @@ import Dispatch
         enqueue(item, settling: promise, skipsInterceptors: false)
     }
 
+    /// Adds an item that the store's own work dispatches (a side effect through its context, an
+    /// interceptor, the dependencies): a shutdown that lets work finish still takes it.
+    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true)
+    }
+
     /// Adds an item to the inbox and wakes the store's queue if it was idle. With
     /// `startingWhenIdle` (side effects), an idle store's item is handled on the calling thread
     /// instead: everything dispatched before it has been handled, so the order holds.
@@ -81,10 +92,15 @@ import Dispatch
         _ item: any Dispatchable,
         settling promise: PromiseHandle?,
         skipsInterceptors: Bool = false,
-        startingWhenIdle: Bool = false
+        startingWhenIdle: Bool = false,
+        fromStoreWork: Bool = false
     ) {
         let action = inbox.withLock { inbox in
-            inbox.enqueue(Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors), handlingHereWhenIdle: startingWhenIdle)
+            inbox.enqueue(
+                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors),
+                handlingHereWhenIdle: startingWhenIdle,
+                fromStoreWork: fromStoreWork
+            )
         }
         switch consume action {
         case .none:
@@ -93,6 +109,8 @@ import Dispatch
             updaterQueue.async { self.drainOnQueue() }
         case .reject(let envelope):
             envelope.rejectStoreGone()
+        case .refuse(let envelope):
+            envelope.reject(KatanaError.storeShutDown(item: typeName(of: envelope.item)))
         case .handleHere(let start):
             let drainer = Self.drainer(start.right)
             drainer.withPassInstalled {
@@ -103,9 +121,10 @@ import Dispatch
         }
     }
 
-    /// Adds an envelope that has been on its way through the store already (see ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:)``).
+    /// Adds an envelope that has been on its way through the store already (see
+    /// ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:fromStoreWork:)``).
     func enqueue(_ envelope: Envelope) {
-        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors)
+        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors, fromStoreWork: true)
     }
 
     // MARK: - Drain
@@ -190,6 +209,11 @@ import Dispatch
         case .asyncSideEffect(let runner):
             drainer.sideEffects.submit(.start(envelope, runner))
         case .updater, .unsupported, .ambiguous:
+            // From here on, cancelling the promise changes nothing; an item cancelled while it
+            // waited is not handled at all.
+            if let promise = envelope.promise, !promise.commit() {
+                return
+            }
             guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
                 if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
                     envelope.settle(settlement)

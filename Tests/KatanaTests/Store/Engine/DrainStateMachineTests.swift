@@ -153,6 +153,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
         case .none: action = "none"
         case .scheduleDrain: action = "scheduleDrain"
         case .reject(let item): action = "reject(\(item))"
+        case .refuse(let item): action = "refuse(\(item))"
         case .handleHere(let start): action = start.right.drainer === setup.drainer ? "handleHere(\(start.item))" : "handleHere(other)"
         }
         let added = setup.machine.waitingCount - before

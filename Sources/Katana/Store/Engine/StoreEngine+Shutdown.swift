@@ -1,0 +1,104 @@
+import Dispatch
+
+extension StoreEngine {
+    // MARK: - Cancelling side effects
+
+    /// Cancels every running async side effect with this id; returns how many.
+    func cancelSideEffects(id: SideEffectID) -> Int {
+        sideEffectPool.withLock { $0 }?.cancelSideEffects(id: id) ?? 0
+    }
+
+    // MARK: - Shutdown
+
+    /// Shuts the store down (see `PartialStore.shutdown(_:deadline:gracePeriod:)`): the first call
+    /// carries it out, later ones wait for its report.
+    func shutDown(_ mode: ShutdownMode, deadline: Duration, gracePeriod: Duration) async -> ShutdownReport {
+        switch shutdownProgress.withLock({ $0.begin() }) {
+        case .finished(let report):
+            return report
+        case .wait:
+            return await reportWhenShutDown()
+        case .carryOut:
+            break
+        }
+        let clock = ContinuousClock()
+        let cancelAt = clock.now + max(deadline, .zero)
+        inbox.withLock { $0.beginShutdown(takingStoreWork: mode == .finishWork) }
+        var cancelled = 0
+        var giveUpAt: ContinuousClock.Instant?
+        if mode == .cancelWork {
+            cancelled += cancelRemainingWork()
+            giveUpAt = clock.now + max(gracePeriod, .zero)
+        }
+        while !isIdle {
+            let now = clock.now
+            if let giveUpAt {
+                if now >= giveUpAt { break }
+            } else if now >= cancelAt || Task.isCancelled {
+                // The deadline passed, or whoever waits for the shutdown gave up waiting.
+                cancelled += cancelRemainingWork()
+                giveUpAt = now + max(gracePeriod, .zero)
+                continue
+            }
+            // Polled, not signalled: only a store that shuts down pays for it.
+            await Self.pause(for: .milliseconds(1))
+        }
+        // Anything some stray work dispatched after the last check is not handled.
+        let late = inbox.withLock { $0.cancelWaiting() }
+        for envelope in late {
+            envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
+        }
+        delivery.stop(audienceChanged: setAudience)
+        let report = ShutdownReport(
+            handled: inbox.withLock { $0.handledDuringShutdown },
+            cancelled: cancelled + late.count,
+            stillRunning: sideEffectPool.withLock { $0 }?.activeCount ?? 0
+        )
+        for waiter in shutdownProgress.withLock({ $0.finish(with: report) }) {
+            waiter.resume(returning: report)
+        }
+        return report
+    }
+
+    /// Sleeps for `duration` even when the calling task is cancelled (a cancelled `Task.sleep`
+    /// returns at once, which would turn the shutdown's wait into a busy loop).
+    private static func pause(for duration: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let nanoseconds = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Waits for the end of the store's shutdown (which may not have begun) and returns its report.
+    func reportWhenShutDown() async -> ShutdownReport {
+        await withCheckedContinuation { continuation in
+            if let report = shutdownProgress.withLock({ $0.wait(continuation) }) {
+                continuation.resume(returning: report)
+            }
+        }
+    }
+
+    /// Cancels what is left: items waiting in the inbox or for a side-effect worker are not
+    /// handled, running async side effects are cancelled. Returns how many.
+    private func cancelRemainingWork() -> Int {
+        let waiting = inbox.withLock { $0.cancelWaiting() }
+        for envelope in waiting {
+            envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
+        }
+        return waiting.count + (sideEffectPool.withLock { $0 }?.cancelForShutdown() ?? 0)
+    }
+
+    /// Whether nothing is waiting, being handled, running or waiting for the listeners. The inbox
+    /// is read before and after the rest: when nothing arrived meanwhile, the other parts (which
+    /// only make new work by dispatching) were idle together.
+    private var isIdle: Bool {
+        let before = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
+        guard before.1,
+              sideEffectPool.withLock({ $0 })?.isIdle ?? true,
+              delivery.isIdle
+        else { return false }
+        return inbox.withLock { $0.enqueuedCount == before.0 && $0.isIdle }
+    }
+}

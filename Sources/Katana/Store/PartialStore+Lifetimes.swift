@@ -1,0 +1,56 @@
+extension PartialStore {
+    // MARK: - Cancelling side effects
+
+    /// Cancels every running ``AsyncSideEffect`` whose ``AsyncSideEffect/cancellationID`` is `id`:
+    /// its task is cancelled and its promise rejected with ``KatanaError/cancelled(item:)``.
+    /// Returns how many were cancelled (side effects that have ended are not counted).
+    @discardableResult
+    public func cancelSideEffects(id: SideEffectID) -> Int {
+        engine.cancelSideEffects(id: id)
+    }
+
+    // MARK: - Shutdown
+
+    /// Ends the store's working life and returns, once it is idle, what the shutdown did.
+    ///
+    /// From the call on, an item dispatched from outside the store is rejected with
+    /// ``KatanaError/storeShutDown(item:)``. Then, as `mode` says:
+    /// - ``ShutdownMode/finishWork``: the items already dispatched are handled and running side
+    ///   effects finish, together with the items that work dispatches itself (through its context,
+    ///   the interceptors and observer rules, or the dependencies). When `deadline` passes first,
+    ///   what is left is cancelled as with `cancelWork`.
+    /// - ``ShutdownMode/cancelWork``: the items still waiting are not handled (their promises are
+    ///   rejected with ``KatanaError/cancelledByShutdown(item:)``) and running async side effects
+    ///   are cancelled, at once. A synchronous side effect that is running cannot be stopped.
+    ///
+    /// After a cancellation, the shutdown waits at most `gracePeriod` for the cancelled work to
+    /// stop; what still runs then is counted in ``ShutdownReport/stillRunning``. When it returns,
+    /// every `stateUpdates` sequence has finished, listeners are no longer called, and the store
+    /// takes no items any more. Negative durations count as zero.
+    ///
+    /// Calling it again, from anywhere, waits for the same shutdown and returns its report. Call it
+    /// from outside the store's own work: a side effect of this store that awaits it is itself work
+    /// that has not finished, so the shutdown would wait for its deadline.
+    @discardableResult
+    public func shutdown(
+        _ mode: ShutdownMode = .finishWork,
+        deadline: Duration = .seconds(10),
+        gracePeriod: Duration = .seconds(1)
+    ) async -> ShutdownReport {
+        await engine.shutDown(mode, deadline: deadline, gracePeriod: gracePeriod)
+    }
+
+    /// Runs until the store has been shut down, and returns the shutdown's report: the method a
+    /// service's `run()` awaits, so the store is one of the service's parts.
+    ///
+    /// Cancelling the task that awaits it shuts the store down with ``ShutdownMode/cancelWork``.
+    @discardableResult
+    public func runUntilShutdown() async -> ShutdownReport {
+        let engine = self.engine
+        return await withTaskCancellationHandler {
+            await engine.reportWhenShutDown()
+        } onCancel: {
+            Task { await engine.shutDown(.cancelWork, deadline: .zero, gracePeriod: .seconds(1)) }
+        }
+    }
+}
