@@ -10,9 +10,10 @@
 /// }
 /// store.cancelSideEffects(id: "search")
 /// ```
-public struct SideEffectID: Hashable, @unchecked Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    // @unchecked: the only stored property wraps a value that `init(_:)` requires to be `Sendable`;
-    // `AnyHashable` itself is not declared `Sendable`.
+public final class SideEffectID: Hashable, @unchecked Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    // @unchecked: the only stored property is a constant that wraps a value `init(_:)` requires to
+    // be `Sendable`; `AnyHashable` itself is not declared `Sendable`. A class, so that a side effect
+    // without an id answers with a nil reference (docs/PERFORMANCE.md, "Cancellation").
     private let value: AnyHashable
 
     /// An id made of any hashable, sendable value (an enum case, a UUID, a search field's name).
@@ -21,8 +22,18 @@ public struct SideEffectID: Hashable, @unchecked Sendable, ExpressibleByStringLi
     }
 
     /// An id written as a string literal.
-    public init(stringLiteral value: String) {
+    public convenience init(stringLiteral value: String) {
         self.init(value)
+    }
+
+    /// Two ids are equal when their wrapped values are.
+    public static func == (lhs: SideEffectID, rhs: SideEffectID) -> Bool {
+        lhs.value == rhs.value
+    }
+
+    /// Hashes the wrapped value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
     }
 
     /// The wrapped value, as text.

@@ -14,15 +14,9 @@ protocol ErasedPromise: AnyObject {
     /// Fulfils a promise that ``acceptsDone``, for a handled state updater.
     func settleDone()
 
-    /// Marks the work as started for good (see ``Promise/commit()``); false when already settled.
-    func commit() -> Bool
-
     /// Whether the promise has not settled yet.
     var isPending: Bool { get }
 
-    /// Rejects the promise with `error` unless it has settled or is committed; returns whether it did.
+    /// Rejects the promise with `error` unless it has settled; returns whether it did.
     func cancel(with error: any Error) -> Bool
-
-    /// Runs `hook` if the promise is rejected by a cancellation.
-    func onCancel(_ hook: @escaping @Sendable () -> Void)
 }

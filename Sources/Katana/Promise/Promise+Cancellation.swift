@@ -1,22 +1,27 @@
 extension Promise {
     /// Cancels the work behind this promise, if it has not settled yet.
     ///
-    /// A pending promise is rejected at once with ``KatanaError/cancelled(item:)``. What happens to
-    /// the work depends on where it is:
-    /// - an item still waiting in the store's inbox (or for a side-effect worker) is not handled;
-    /// - an ``AsyncSideEffect`` that is running has its task cancelled, so `Task.isCancelled`,
-    ///   `try Task.checkCancellation()` and any cancellable `await` inside it see the cancellation;
-    /// - a synchronous ``SideEffect`` that is running cannot be stopped: it runs to its end, and
-    ///   its outcome is dropped;
-    /// - a state updater that has been applied (or is being applied) is not undone: the promise
-    ///   keeps its value, and cancelling changes nothing;
-    /// - a promise made by ``init(operation:)`` cancels its task;
-    /// - a promise made by `then`, `catch`, `always` or `recover` cancels the promise it came from,
-    ///   when that one is still pending.
+    /// What happens depends on where the work is:
+    /// - an item still waiting in the store's inbox is taken out and never handled; its promise is
+    ///   rejected with ``KatanaError/cancelled(item:)``;
+    /// - a state updater the store has taken for handling (it is being applied, or has been) is
+    ///   not undone: the promise keeps its value, and cancelling changes nothing;
+    /// - an ``AsyncSideEffect`` the store has taken has its task cancelled (or started cancelled),
+    ///   so `Task.isCancelled`, `try Task.checkCancellation()` and any cancellable `await` inside
+    ///   it see the cancellation; the promise is rejected at once;
+    /// - a synchronous ``SideEffect`` the store has taken cannot be stopped: the promise is
+    ///   rejected at once, the body runs to its end, and its outcome is dropped;
+    /// - a promise made by ``init(operation:)`` is rejected and cancels its task;
+    /// - a promise made by `then`, `catch`, `always`, `recover` and the other operators is
+    ///   rejected and cancels the promise it came from, when that one is still pending.
     ///
     /// Cancelling a settled promise does nothing.
     public func cancel() {
-        cancel(with: KatanaError.cancelled(item: cancellationSubject))
+        guard case .dispatch(let work) = core.withLock({ $0.work }), let engine = work.engine else {
+            cancel(with: KatanaError.cancelled(item: cancellationSubject))
+            return
+        }
+        engine.cancelDispatch(of: work.item, settling: handle)
     }
 
     /// Whether the promise was rejected by a cancellation: ``cancel()``, `cancelSideEffects(id:)`,
@@ -26,20 +31,11 @@ extension Promise {
         return KatanaError.isCancellation(error)
     }
 
-    /// Rejects the promise with `error` unless it has settled or is committed; returns whether it
+    /// Rejects the promise with the cancellation `error` unless it has settled; returns whether it
     /// did. The callbacks run on this thread, so the hooks registered with ``onCancel(_:)`` stop the work.
     @discardableResult
     func cancel(with error: any Error) -> Bool {
-        let callbacks: [Callback]? = core.withLock { storage in
-            guard case .pending(let callbacks) = storage.phase else { return nil }
-            storage.phase = .settled(.failure(error))
-            return callbacks
-        }
-        guard let callbacks else { return false }
-        for callback in callbacks {
-            callback(.failure(error))
-        }
-        return true
+        reject(error)
     }
 
     /// Runs `hook` on the cancelling thread if the promise is rejected by a cancellation (for the
@@ -48,23 +44,6 @@ extension Promise {
         observe { outcome in
             if case .failure(let error) = outcome, KatanaError.isCancellation(error) {
                 hook()
-            }
-        }
-    }
-
-    /// Marks the work as started for good (a state updater about to be applied): from now on,
-    /// ``cancel()`` changes nothing. Returns false when the promise has settled already (it was
-    /// cancelled while its item waited), so the work must not start.
-    func commit() -> Bool {
-        core.withLock { storage in
-            switch storage.phase {
-            case .pending(let callbacks):
-                storage.phase = .committed(callbacks)
-                return true
-            case .committed:
-                return true
-            case .settled:
-                return false
             }
         }
     }

@@ -10,13 +10,9 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     typealias Outcome = Result<Value, any Error>
     typealias Callback = @Sendable (Outcome) -> Void
 
-    /// Where a promise is in its life: waiting (with the callbacks to run), committed, or settled.
+    /// Where a promise is in its life: waiting (with the callbacks to run), or settled.
     enum Phase {
-        /// Waiting; ``cancel()`` rejects it.
         case pending([Callback])
-        /// Waiting for work that can no longer be undone (a state updater about to be applied):
-        /// ``cancel()`` changes nothing.
-        case committed([Callback])
         case settled(Outcome)
     }
 
@@ -140,13 +136,9 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     @discardableResult
     func settle(_ outcome: Outcome) -> Bool {
         let callbacks: [Callback]? = core.withLock { storage in
-            switch storage.phase {
-            case .pending(let callbacks), .committed(let callbacks):
-                storage.phase = .settled(outcome)
-                return callbacks
-            case .settled:
-                return nil
-            }
+            guard case .pending(let callbacks) = storage.phase else { return nil }
+            storage.phase = .settled(outcome)
+            return callbacks
         }
         guard let callbacks else { return false }
         for callback in callbacks {
@@ -164,11 +156,6 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
                 storage.phase = .pending([])  // drop our reference so the append does not copy
                 callbacks.append(callback)
                 storage.phase = .pending(callbacks)
-                return nil
-            case .committed(var callbacks):
-                storage.phase = .committed([])
-                callbacks.append(callback)
-                storage.phase = .committed(callbacks)
                 return nil
             case .settled(let outcome):
                 return outcome

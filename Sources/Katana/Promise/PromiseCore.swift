@@ -72,19 +72,15 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         }
     }
 
-    func commit() -> Bool {
-        Promise(core: self).commit()
-    }
-
     var isPending: Bool {
-        Promise(core: self).isPending
+        if Value.self == Void.self {
+            // Asked once per async side effect, whose promise is most often a `Promise<Void>`.
+            return Promise<Void>(core: Unsafe.downcast(self, to: PromiseCore<Void>.self)).isPending
+        }
+        return Promise(core: self).isPending
     }
 
     func cancel(with error: any Error) -> Bool {
         Promise(core: self).cancel(with: error)
-    }
-
-    func onCancel(_ hook: @escaping @Sendable () -> Void) {
-        Promise(core: self).onCancel(hook)
     }
 }

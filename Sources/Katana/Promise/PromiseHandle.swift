@@ -23,25 +23,20 @@ struct PromiseHandle: @unchecked Sendable {
         core.settleDone()
     }
 
-    /// Marks the work as started for good; false when the promise was cancelled meanwhile.
-    func commit() -> Bool {
-        core.commit()
-    }
-
     /// Whether the promise has not settled yet (a cancelled item's promise has).
     var isPending: Bool {
         core.isPending
     }
 
-    /// Rejects the promise with `error` unless it has settled or is committed.
+    /// Rejects the promise with `error` unless it has settled; returns whether it did.
     @discardableResult
     func cancel(with error: any Error) -> Bool {
         core.cancel(with: error)
     }
 
-    /// Runs `hook` if the promise is rejected by a cancellation.
-    func onCancel(_ hook: @escaping @Sendable () -> Void) {
-        core.onCancel(hook)
+    /// Whether this handle and `other` are the same promise.
+    func isSame(as other: PromiseHandle) -> Bool {
+        core === other.core
     }
 }
 

@@ -6,4 +6,7 @@ protocol ItemEnqueueing: AnyObject {
 
     /// Adds an item to the engine's queue, with the promise to settle once it has been handled.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle)
+
+    /// Cancels the dispatch of `item` whose promise is `promise` (see `Promise.cancel()`).
+    func cancelDispatch(of item: any Dispatchable, settling promise: PromiseHandle)
 }

@@ -38,11 +38,15 @@ enum ItemKind {
         let run: @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) async throws -> any Sendable
         /// The side effect's cancellation id and whether it cancels those in flight; nil without an id.
         let identity: @Sendable (_ item: any Dispatchable) -> SideEffectIdentity?
+        /// The classified type, for error messages.
+        let itemType: any Dispatchable.Type
 
         init(
+            itemType: any Dispatchable.Type,
             run: @escaping @Sendable (any Dispatchable, any AnySideEffectContext) async throws -> any Sendable,
             identity: @escaping @Sendable (any Dispatchable) -> SideEffectIdentity?
         ) {
+            self.itemType = itemType
             self.run = run
             self.identity = identity
         }
@@ -146,6 +150,7 @@ extension AsyncSideEffect {
     /// Runs an item of this type as an async side effect (its type was checked when it was classified).
     static var asyncRunner: ItemKind.AsyncSideEffectRunner {
         ItemKind.AsyncSideEffectRunner(
+            itemType: Self.self,
             run: { item, context in
                 // Copied out before the await: the concrete view is only valid inside the call.
                 let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }

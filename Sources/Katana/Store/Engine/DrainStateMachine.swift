@@ -285,6 +285,15 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         return Handover(right: DrainRight(drainer), items: taken, audience: audience)
     }
 
+    // MARK: - Cancelling
+
+    /// A dispatch was cancelled: takes its item out if it is still waiting, so it is never
+    /// handled. Nil when it has been taken for handling already (or was never here). The phase
+    /// does not change: a drain block that finds nothing left simply finishes.
+    mutating func removeWaiting(where isTarget: (Item) -> Bool) -> Item? {
+        items.remove(where: isTarget)
+    }
+
     // MARK: - Shutdown
 
     /// A shutdown begins: from now on only items of the store's own work are taken (when it lets

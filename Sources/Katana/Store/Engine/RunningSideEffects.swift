@@ -5,91 +5,208 @@
 /// A plain value, tested without threads (`RunningSideEffectsTests`); ``SideEffectPool`` keeps one
 /// behind a lock and carries out what its methods return once it has let go of the lock.
 ///
-/// A side effect is registered before its task exists (the task may run its body, and even end,
-/// before the pool gets its handle back): a cancellation that comes before the task is known is
-/// remembered, and ``attach(_:to:)`` hands the task back to be cancelled at once.
-struct RunningSideEffects<TaskHandle, PromiseRef> {
-    /// What cancelling one side effect takes: reject its promise (naming `item`) and cancel its
-    /// task; a nil task is cancelled when it is attached.
+/// Each side effect holds a slot from ``begin(_:identity:promise:order:)`` to ``end(_:)``; slots are
+/// reused, so the bookkeeping allocates nothing in a steady stream. A side effect is registered
+/// before its task exists (the task may run its body, and even end, before the pool gets its
+/// handle back): a cancellation that comes before the task is known is remembered, and
+/// ``attach(_:to:)`` hands the task back to be cancelled at once; a slot whose side effect ended
+/// before its task was attached is freed by the attach.
+///
+/// "Latest wins" follows `order`, the order in which the pool's workers took the side effects (the
+/// order they were dispatched in), not the order in which their tasks happen to begin: of two side
+/// effects with the same id, the one dispatched later survives.
+struct RunningSideEffects {
+    /// What cancelling one side effect takes: reject its promise (naming the item's type) and
+    /// cancel its task; a nil task is cancelled when it is attached.
     struct Stop {
-        let item: any Dispatchable
-        let task: TaskHandle?
-        let promise: PromiseRef?
+        let itemType: any Dispatchable.Type
+        let task: Task<Void, Never>?
+        let promise: PromiseHandle?
     }
 
-    private struct Entry {
-        let item: any Dispatchable
-        let id: SideEffectID?
-        let promise: PromiseRef?
-        var task: TaskHandle?
-        var isCancelled = false
+    /// What ``begin(_:identity:promise:order:)`` tells the pool.
+    struct Begun {
+        /// The side effect's slot, for ``attach(_:to:)``, ``end(_:)`` and ``abandon(_:)``.
+        let token: Int
+        /// Side effects with the same id that this one cancels ("latest wins").
+        let cancelling: [Stop]
+        /// Whether a side effect with the same id that was dispatched later is running already:
+        /// this one lost before it started, and is not to be run (its promise is to be rejected).
+        let isSuperseded: Bool
+        /// Whether its promise had been cancelled before it was registered: it does not start,
+        /// and its slot is free again already.
+        let isWithdrawn: Bool
 
-        /// Marks the entry cancelled; returns what to do, or nil when it was cancelled already.
-        mutating func cancel() -> Stop? {
-            guard !isCancelled else { return nil }
-            isCancelled = true
-            return Stop(item: item, task: task, promise: promise)
+        /// Whether the side effect is to be started.
+        var starts: Bool {
+            !isSuperseded && !isWithdrawn
         }
     }
 
-    private var entries: [UInt64: Entry] = [:]
-    private var nextToken: UInt64 = 0
+    /// One slot's bookkeeping. An object kept for the slot's next side effect once this one is
+    /// done, so that the registry moves references instead of copying entries, and allocates
+    /// nothing in a steady stream (docs/PERFORMANCE.md, "Cancellation"). A copy of the registry
+    /// would share them: the pool only ever changes its one registry in place.
+    private final class Entry {
+        var itemType: any Dispatchable.Type
+        var identity: SideEffectIdentity?
+        var order: UInt64
+        var promise: PromiseHandle?
+        var task: Task<Void, Never>?
+        var isCancelled: Bool
+        /// The body ended before the task was attached: the attach frees the slot.
+        var hasEnded = false
+        /// Whether a side effect holds the slot.
+        var isInUse = true
+
+        init(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, isCancelled: Bool) {
+            self.itemType = itemType
+            self.identity = identity
+            self.order = order
+            self.promise = promise
+            self.isCancelled = isCancelled
+        }
+
+        /// Whether cancelling it would still do something.
+        var isCancellable: Bool {
+            isInUse && !isCancelled && !hasEnded
+        }
+
+        /// Marks it cancelled; returns what to do, or nil when there is nothing left to cancel.
+        func cancel() -> Stop? {
+            guard isCancellable else { return nil }
+            isCancelled = true
+            return Stop(itemType: itemType, task: task, promise: promise)
+        }
+
+        /// The slot's next side effect.
+        func reuse(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, isCancelled: Bool) {
+            self.itemType = itemType
+            self.identity = identity
+            self.order = order
+            self.promise = promise
+            self.isCancelled = isCancelled
+            hasEnded = false
+            isInUse = true
+        }
+
+        /// The side effect is done: the references it held are let go.
+        func release() {
+            identity = nil
+            promise = nil
+            task = nil
+            isInUse = false
+        }
+    }
+
+    private var slots: [Entry] = []
+    private var freeSlots: [Int] = []
 
     /// How many side effects are running (cancelled ones included, until their body ends).
-    var count: Int {
-        entries.count
-    }
+    private(set) var count = 0
 
-    /// A side effect starts. Returns its token, and, when it cancels those in flight ("latest
-    /// wins"), the running side effects with the same id to cancel.
-    mutating func begin(_ item: any Dispatchable, identity: SideEffectIdentity?, promise: PromiseRef?) -> (token: UInt64, cancelling: [Stop]) {
+    /// A side effect starts; `order` is its place in dispatch order. With "latest wins", the
+    /// running side effects with the same id dispatched before it are cancelled; if one dispatched
+    /// after it is running already, this one is superseded instead.
+    ///
+    /// `isStillWanted` is asked once it is registered: false when its promise was cancelled before
+    /// (it then does not start; see `SideEffectPool.cancelStarted(_:)` for the other order).
+    mutating func begin(
+        _ itemType: any Dispatchable.Type,
+        identity: SideEffectIdentity?,
+        promise: PromiseHandle?,
+        order: UInt64,
+        isStillWanted: () -> Bool = { true }
+    ) -> Begun {
         var cancelling: [Stop] = []
-        if let identity, identity.cancelsInFlight {
-            cancelling = cancel(id: identity.id)
+        var isSuperseded = false
+        if let identity {
+            for entry in slots where entry.isCancellable {
+                guard let other = entry.identity, other.id == identity.id else { continue }
+                if entry.order > order {
+                    // A later one of the same id is running; it wins if either asked for it.
+                    isSuperseded = isSuperseded || identity.cancelsInFlight || other.cancelsInFlight
+                } else if identity.cancelsInFlight, let stop = entry.cancel() {
+                    cancelling.append(stop)
+                }
+            }
         }
-        nextToken += 1
-        entries[nextToken] = Entry(item: item, id: identity?.id, promise: promise)
-        return (nextToken, cancelling)
+        let token: Int
+        if let free = freeSlots.popLast() {
+            token = free
+            slots[token].reuse(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isSuperseded)
+        } else {
+            token = slots.count
+            slots.append(Entry(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isSuperseded))
+        }
+        count += 1
+        if !isSuperseded, !isStillWanted() {
+            abandon(token)
+            return Begun(token: token, cancelling: cancelling, isSuperseded: false, isWithdrawn: true)
+        }
+        return Begun(token: token, cancelling: cancelling, isSuperseded: isSuperseded, isWithdrawn: false)
     }
 
     /// The side effect's task exists now. Returns it when it must be cancelled at once (it was
     /// cancelled before it was known); nil otherwise, also when the side effect has ended already.
-    mutating func attach(_ task: TaskHandle, to token: UInt64) -> TaskHandle? {
-        guard entries[token] != nil else { return nil }
-        entries[token]?.task = task
-        return entries[token]?.isCancelled == true ? task : nil
+    mutating func attach(_ task: Task<Void, Never>, to token: Int) -> Task<Void, Never>? {
+        let entry = slots[token]
+        guard entry.isInUse else { return nil }
+        if entry.hasEnded {
+            free(token)
+            return nil
+        }
+        entry.task = task
+        return entry.isCancelled ? task : nil
     }
 
-    /// The side effect's body has ended.
-    mutating func end(_ token: UInt64) {
-        entries[token] = nil
+    /// The side effect's body has ended. If its task is not attached yet, the attach to come frees
+    /// the slot.
+    mutating func end(_ token: Int) {
+        count -= 1
+        if slots[token].task != nil {
+            free(token)
+        } else {
+            slots[token].hasEnded = true
+        }
     }
 
-    /// Cancels the side effect with this token (its promise was cancelled); nil when it has ended
-    /// or was cancelled already.
-    mutating func cancel(token: UInt64) -> Stop? {
-        entries[token]?.cancel()
+    /// The side effect will not run after all (it was superseded, or its promise was cancelled
+    /// before it started): its slot is freed, and no task will be attached.
+    mutating func abandon(_ token: Int) {
+        count -= 1
+        free(token)
     }
 
-    /// Cancels every running side effect with this id that is not cancelled yet.
+    /// Cancels the side effect whose promise is `promise` (it was cancelled); nil when none is
+    /// running, or it was cancelled already.
+    mutating func cancel(promise: PromiseHandle) -> Stop? {
+        for entry in slots where entry.isInUse && !entry.hasEnded {
+            if let own = entry.promise, own.isSame(as: promise) {
+                return entry.cancel()
+            }
+        }
+        return nil
+    }
+
+    /// Cancels every running side effect with this id that is not cancelled yet, in dispatch order.
     mutating func cancel(id: SideEffectID) -> [Stop] {
-        var stops: [Stop] = []
-        for token in entries.keys.sorted() where entries[token]?.id == id {
-            if let stop = entries[token]?.cancel() {
-                stops.append(stop)
-            }
-        }
-        return stops
+        cancelAll { $0.identity?.id == id }
     }
 
-    /// Cancels every running side effect that is not cancelled yet (a shutdown).
+    /// Cancels every running side effect that is not cancelled yet (a shutdown), in dispatch order.
     mutating func cancelAll() -> [Stop] {
-        var stops: [Stop] = []
-        for token in entries.keys.sorted() {
-            if let stop = entries[token]?.cancel() {
-                stops.append(stop)
-            }
-        }
-        return stops
+        cancelAll { _ in true }
+    }
+
+    private mutating func cancelAll(where isTarget: (Entry) -> Bool) -> [Stop] {
+        slots.filter { $0.isCancellable && isTarget($0) }
+            .sorted { $0.order < $1.order }
+            .compactMap { $0.cancel() }
+    }
+
+    private mutating func free(_ token: Int) {
+        slots[token].release()
+        freeSlots.append(token)
     }
 }

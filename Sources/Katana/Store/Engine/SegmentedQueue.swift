@@ -8,7 +8,7 @@
 struct SegmentedQueue<Item> {
     /// The oldest items (appends go here while there are no later segments).
     private var head: [Item] = []
-    /// Later segments, in order; each but the last is full.
+    /// Later segments, in order; each but the last is full, unless an item was removed from it.
     private var tail: [[Item]] = []
     /// Emptied small buffers, for the items a waiting thread takes and for new segments.
     private var spares: [[Item]] = []
@@ -65,6 +65,26 @@ struct SegmentedQueue<Item> {
         count -= taken.count
         moveUpIfHeadIsEmpty()
         return taken
+    }
+
+    /// Takes out the oldest item that `isTarget` accepts, wherever it is; nil when none does.
+    /// Searches every segment: for rare events (a cancelled dispatch), not for the drain.
+    mutating func remove(where isTarget: (Item) -> Bool) -> Item? {
+        if let index = head.firstIndex(where: isTarget) {
+            count -= 1
+            defer { moveUpIfHeadIsEmpty() }
+            return head.remove(at: index)
+        }
+        for segment in tail.indices {
+            guard let index = tail[segment].firstIndex(where: isTarget) else { continue }
+            count -= 1
+            let item = tail[segment].remove(at: index)
+            if tail[segment].isEmpty {
+                tail.remove(at: segment)
+            }
+            return item
+        }
+        return nil
     }
 
     /// Every item, in order; the queue is left empty.

@@ -20,8 +20,9 @@ final class SideEffectPool: @unchecked Sendable {
     }
 
     private let state = Locked(SideEffectPoolState<Job>())
-    /// The async side effects started and not ended (lock order: never held with `state`'s lock).
-    private let running = Locked(RunningSideEffects<Task<Void, Never>, PromiseHandle>())
+    /// The async side effects started and not ended (lock order: never held with `state`'s lock;
+    /// a promise's lock may be taken while it is held, never the other way round).
+    private let running = Locked(RunningSideEffects())
     private let context: any AnySideEffectContext
     private let tracer: SignpostLogger?
     private let chain: InterceptorChain?
@@ -69,14 +70,14 @@ final class SideEffectPool: @unchecked Sendable {
         defer { Self.worker.restore(previous) }
         var taken = state.withLock { state in
             state.workerBegins(onOwnThread: onOwnThread)
-            return state.take()
+            return (state.take(), state.takenCount)
         }
-        while let job = taken.job {
-            start(taken.start)
-            run(job)
+        while let job = taken.0.job {
+            start(taken.0.start)
+            run(job, order: taken.1)
             taken = state.withLock { state in
                 state.finished()
-                return state.take()
+                return (state.take(), state.takenCount)
             }
         }
     }
@@ -106,14 +107,8 @@ final class SideEffectPool: @unchecked Sendable {
 
     // MARK: - Running side effects
 
-    private func run(_ job: Job) {
-        switch job {
-        case .run(let envelope, _), .start(let envelope, _):
-            // Cancelled while it waited for a worker: not run at all.
-            if let promise = envelope.promise, !promise.isPending {
-                return
-            }
-        }
+    /// Runs a job; `order` is its place among the jobs added to the pool (see ``RunningSideEffects``).
+    private func run(_ job: Job, order: UInt64) {
         switch job {
         case .run(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
@@ -125,20 +120,20 @@ final class SideEffectPool: @unchecked Sendable {
                 if ObjectIdentifier(Swift.type(of: passed.item)) == type {
                     return self.runBody(passed, with: runner)
                 }
-                return self.handleReplacement(passed)
+                return self.handleReplacement(passed, order: order)
             }
         case .start(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
-                startTask(envelope, with: runner)
+                startTask(envelope, with: runner, order: order)
                 return
             }
             let type = ObjectIdentifier(Swift.type(of: envelope.item))
             intercept(envelope, with: chain) { passed in
                 if ObjectIdentifier(Swift.type(of: passed.item)) == type {
-                    self.startTask(passed, with: runner)
+                    self.startTask(passed, with: runner, order: order)
                     return nil
                 }
-                return self.handleReplacement(passed)
+                return self.handleReplacement(passed, order: order)
             }
         }
     }
@@ -157,12 +152,12 @@ final class SideEffectPool: @unchecked Sendable {
 
     /// Handles what an interceptor passed on in place of a side effect, as what it is; returns how
     /// to settle its promise once the interceptors have returned (nil: something else settles it).
-    private func handleReplacement(_ envelope: Envelope) -> Settlement? {
+    private func handleReplacement(_ envelope: Envelope, order: UInt64) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
             return runBody(envelope, with: runner)
         case .asyncSideEffect(let runner):
-            startTask(envelope, with: runner)
+            startTask(envelope, with: runner, order: order)
         case .updater, .unsupported, .ambiguous:
             handOff(envelope)
         }
@@ -187,17 +182,29 @@ final class SideEffectPool: @unchecked Sendable {
     ///
     /// The side effect is registered as running before its task starts, and until its body ends,
     /// so that cancelling its promise, its id or the whole store cancels the task.
-    private func startTask(_ envelope: Envelope, with runner: ItemKind.AsyncSideEffectRunner) {
+    private func startTask(_ envelope: Envelope, with runner: ItemKind.AsyncSideEffectRunner, order: UInt64) {
+        // Registered first, then its promise is checked, under the registry's lock (lock order:
+        // the registry's, then a promise's): a cancel that rejected the promise before is seen
+        // here; one after it finds the registration (``cancelStarted(_:)``).
+        let promise = envelope.promise
+        let begun = running.withLock {
+            $0.begin(runner.itemType, identity: runner.identity(envelope.item), promise: promise, order: order) {
+                promise?.isPending ?? true
+            }
+        }
+        if !begun.cancelling.isEmpty {
+            Self.carryOut(begun.cancelling) { KatanaError.cancelled(item: $0) }
+        }
+        guard begun.starts else {
+            if begun.isSuperseded {
+                running.withLock { $0.abandon(begun.token) }
+                envelope.reject(KatanaError.cancelled(item: typeName(runner.itemType)))
+            }
+            return
+        }
+        let token = begun.token
         let context = self.context
         let tracer = self.tracer
-        let identity = runner.identity(envelope.item)
-        let begun = running.withLock { $0.begin(envelope.item, identity: identity, promise: envelope.promise) }
-        Self.carryOut(begun.cancelling) { KatanaError.cancelled(item: $0) }
-        let token = begun.token
-        envelope.promise?.onCancel { [weak self] in
-            guard let self, let stop = self.running.withLock({ $0.cancel(token: token) }) else { return }
-            stop.task?.cancel()
-        }
         let operation: @Sendable () async -> Void = {
             let interval = tracer?.begin(envelope.item, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
@@ -222,14 +229,21 @@ final class SideEffectPool: @unchecked Sendable {
 
     /// Rejects each stopped side effect's promise with the error `reason` makes from its item's
     /// name, and cancels its task.
-    private static func carryOut(_ stops: [RunningSideEffects<Task<Void, Never>, PromiseHandle>.Stop], reason: (String) -> KatanaError) {
+    private static func carryOut(_ stops: [RunningSideEffects.Stop], reason: (String) -> KatanaError) {
         for stop in stops {
-            stop.promise?.cancel(with: reason(typeName(of: stop.item)))
+            stop.promise?.cancel(with: reason(typeName(stop.itemType)))
             stop.task?.cancel()
         }
     }
 
     // MARK: - Cancelling
+
+    /// The promise of a side effect the store has taken was cancelled (and rejected already): an
+    /// async one that is running has its task cancelled; one that has not started yet sees the
+    /// rejection when it starts, and does not run.
+    func cancelStarted(_ promise: PromiseHandle) {
+        running.withLock { $0.cancel(promise: promise) }?.task?.cancel()
+    }
 
     /// Cancels every running async side effect whose ``AsyncSideEffect/cancellationID`` is `id`;
     /// returns how many it cancelled.

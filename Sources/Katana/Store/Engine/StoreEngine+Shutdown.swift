@@ -1,13 +1,6 @@
 import Dispatch
 
 extension StoreEngine {
-    // MARK: - Cancelling side effects
-
-    /// Cancels every running async side effect with this id; returns how many.
-    func cancelSideEffects(id: SideEffectID) -> Int {
-        sideEffectPool.withLock { $0 }?.cancelSideEffects(id: id) ?? 0
-    }
-
     // MARK: - Shutdown
 
     /// Shuts the store down (see `PartialStore.shutdown(_:deadline:gracePeriod:)`): the first call

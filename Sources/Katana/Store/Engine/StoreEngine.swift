@@ -209,11 +209,6 @@ import Dispatch
         case .asyncSideEffect(let runner):
             drainer.sideEffects.submit(.start(envelope, runner))
         case .updater, .unsupported, .ambiguous:
-            // From here on, cancelling the promise changes nothing; an item cancelled while it
-            // waited is not handled at all.
-            if let promise = envelope.promise, !promise.commit() {
-                return
-            }
             guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
                 if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
                     envelope.settle(settlement)

@@ -27,7 +27,7 @@ enum DrainPhaseName: String, CaseIterable, CustomTestStringConvertible {
 
 /// A machine brought into a phase through its own events, with the items 1 and 2 waiting where
 /// the phase allows items, and the right of the thread draining, if one does.
-private struct Setup: ~Copyable {
+struct DrainMachineSetup: ~Copyable {
     var machine = TestDrainMachine()
     var right: TestDrainMachine.DrainRight? = nil
     let drainer = TestDrainer()
@@ -108,7 +108,7 @@ private func granted(_ handover: consuming TestDrainMachine.Handover?) -> Bool {
     }
 }
 
-private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDrainer) -> String {
+func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDrainer) -> String {
     switch action {
     case .none: return "none"
     case .scheduleDrain: return "scheduleDrain"
@@ -120,7 +120,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 @Suite struct DrainStateMachineTests {
     @Test(arguments: DrainPhaseName.allCases)
     func becomeReady(in phase: DrainPhaseName) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         let newcomer = TestDrainer()
         let action = describe(setup.machine.becomeReady(with: newcomer), drainer: newcomer)
         let expected: [DrainPhaseName: (DrainPhaseName, String)] = [
@@ -146,7 +146,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases, [false, true])
     func enqueue(in phase: DrainPhaseName, handlingHereWhenIdle: Bool) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         let before = setup.machine.waitingCount
         let action: String
         switch setup.machine.enqueue(7, handlingHereWhenIdle: handlingHereWhenIdle) {
@@ -173,7 +173,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases)
     func drainBlockStarts(in phase: DrainPhaseName) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         let action: String
         switch setup.machine.drainBlockStarts() {
         case .some(let right): action = right.drainer === setup.drainer ? "right" : "right(other)"
@@ -194,7 +194,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases)
     func nextBatch(in phase: DrainPhaseName) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         var batch: [Int] = []
         setup.machine.audience = .listeners
         guard let right = setup.takeRight() else {
@@ -215,7 +215,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases, [false, true])
     func finish(in phase: DrainPhaseName, withItemsLeft: Bool) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         let ownRight = setup.holdsRight
         guard let right = setup.takeRight() else {
             Issue.record("no right to finish with")
@@ -244,7 +244,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases)
     func help_whenTheItemIsWaiting(in phase: DrainPhaseName) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         var taken: [Int] = []
         if let handover = setup.machine.help(searchLimit: 64, isTarget: { $0 == 1 }) {
             taken = handover.items
@@ -263,7 +263,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
     }
 
     @Test func help_takesEverythingUpToItsItem_andLeavesTheRestForTheBlock() {
-        var setup = Setup(.scheduled)
+        var setup = DrainMachineSetup(.scheduled)
         _ = setup.machine.enqueue(3)
         guard let handover = setup.machine.help(searchLimit: 64, isTarget: { $0 == 2 }) else {
             Issue.record("the waiting thread got nothing")
@@ -275,7 +275,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
     }
 
     @Test func help_doesNotSearchPastItsLimit() {
-        var setup = Setup(.scheduled)
+        var setup = DrainMachineSetup(.scheduled)
         let pastTheLimit = granted(setup.machine.help(searchLimit: 1, isTarget: { $0 == 2 }))
         let notWaiting = granted(setup.machine.help(searchLimit: 64, isTarget: { $0 == 5 }))
         #expect(!pastTheLimit)
@@ -286,7 +286,7 @@ private func describe(_ action: TestDrainMachine.ScheduleAction, drainer: TestDr
 
     @Test(arguments: DrainPhaseName.allCases)
     func stop(in phase: DrainPhaseName) {
-        var setup = Setup(phase)
+        var setup = DrainMachineSetup(phase)
         let waiting = setup.machine.waitingCount
         let action = setup.machine.stop()
         let released = action.released.map { $0 === setup.drainer ? "drainer" : "other" } ?? "nothing"

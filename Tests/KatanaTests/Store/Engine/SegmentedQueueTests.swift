@@ -104,3 +104,43 @@ private func drainBySegments(_ queue: inout Queue) -> (items: [Int], largestSegm
         #expect((taken?.capacity ?? 0) <= Queue.spareCapacityLimit)
     }
 }
+
+/// Taking one item out from anywhere in the queue (a cancelled dispatch).
+@Suite struct SegmentedQueueRemovalTests {
+    @Test func remove_fromTheHead_fromALaterSegment_andOfAnAbsentItem() {
+        var queue = SegmentedQueue<Int>()
+        let total = SegmentedQueue<Int>.segmentCapacity * 3
+        for item in 0..<total {
+            queue.append(item)
+        }
+        #expect(queue.remove { $0 == 5 } == 5)
+        #expect(queue.remove { $0 == total - 1 } == total - 1)
+        #expect(queue.remove { $0 == total } == nil)
+        #expect(queue.count == total - 2)
+        #expect(queue.takeAll() == (0..<total).filter { $0 != 5 && $0 != total - 1 })
+    }
+
+    @Test func remove_theOnlyItemOfASegment_dropsTheSegment_andAppendsStillWork() {
+        var queue = SegmentedQueue<Int>()
+        let capacity = SegmentedQueue<Int>.segmentCapacity
+        for item in 0...capacity {  // one full head segment, one item in the next
+            queue.append(item)
+        }
+        #expect(queue.remove { $0 == capacity } == capacity)
+        queue.append(-1)
+        #expect(queue.count == capacity + 1)
+        var buffer: [Int] = []
+        queue.takeFirstSegment(swappingWith: &buffer)
+        #expect(buffer == Array(0..<capacity))
+        #expect(queue.takeAll() == [-1])
+        // Emptying the head moves the next segment up.
+        for item in 0...capacity {
+            queue.append(item)
+        }
+        for item in 0..<capacity {
+            #expect(queue.remove { $0 == item } == item)
+        }
+        #expect(queue.count == 1)
+        #expect(queue.takeAll() == [capacity])
+    }
+}

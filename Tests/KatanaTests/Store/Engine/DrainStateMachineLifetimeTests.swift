@@ -1,0 +1,143 @@
+import Testing
+@testable import Katana
+
+/// The inbox's part in cancellation and shutdown: taking one waiting item out, the intake that a
+/// shutdown narrows, and when the inbox counts as idle. Every phase, without threads.
+@Suite struct DrainStateMachineLifetimeTests {
+    /// The items waiting in each phase of ``DrainMachineSetup``.
+    private static let waitingInSetup: [DrainPhaseName: [Int]] = [
+        .starting: [1, 2], .idle: [], .scheduled: [1, 2], .draining: [1, 2],
+        .drainingWithBlockQueued: [1, 2], .drainingThenStop: [], .stopped: [],
+    ]
+
+    private func enqueueName(_ action: consuming TestDrainMachine.EnqueueAction) -> String {
+        switch consume action {
+        case .none: return "none"
+        case .scheduleDrain: return "scheduleDrain"
+        case .reject(let item): return "reject(\(item))"
+        case .refuse(let item): return "refuse(\(item))"
+        case .handleHere(let start): return "handleHere(\(start.item))"
+        }
+    }
+
+    @Test(arguments: DrainPhaseName.allCases)
+    func removeWaiting_takesOutOnlyAWaitingItem_andKeepsThePhase(in phase: DrainPhaseName) {
+        var setup = DrainMachineSetup(phase)
+        let waiting = Self.waitingInSetup[phase] ?? []
+        let removed = setup.machine.removeWaiting { $0 == 2 }
+        #expect(removed == (waiting.contains(2) ? 2 : nil))
+        #expect(setup.machine.waitingCount == waiting.filter { $0 != 2 }.count)
+        #expect(setup.phase == phase)
+        // Never here at all: nothing is taken.
+        #expect(setup.machine.removeWaiting { $0 == 42 } == nil)
+    }
+
+    @Test func removeWaiting_findsAnItemInALaterSegment_andTheRestDrainInOrder() {
+        var machine = TestDrainMachine()
+        let drainer = TestDrainer()
+        _ = machine.becomeReady(with: drainer)
+        let total = SegmentedQueue<Int>.segmentCapacity * 2 + 10
+        for item in 0..<total {
+            _ = machine.enqueue(item)
+        }
+        #expect(machine.removeWaiting { $0 == total - 5 } == total - 5)
+        #expect(machine.removeWaiting { $0 == 3 } == 3)
+        guard let right = machine.drainBlockStarts() else {
+            Issue.record("a scheduled machine hands the drain block its right")
+            return
+        }
+        var drained: [Int] = []
+        var batch: [Int] = []
+        while machine.nextBatch(into: &batch, for: right) != nil {
+            drained += batch
+            batch.removeAll()
+        }
+        #expect(drained == (0..<total).filter { $0 != 3 && $0 != total - 5 })
+        _ = machine.finish(right.relinquish())
+        #expect(DrainPhaseName(machine.phase) == .idle)
+    }
+
+    @Test(arguments: DrainPhaseName.allCases)
+    func shutdownLettingWorkFinish_refusesOutsideItems_andTakesTheStoresOwn(in phase: DrainPhaseName) {
+        var setup = DrainMachineSetup(phase)
+        let before = setup.machine.waitingCount
+        setup.machine.beginShutdown(takingStoreWork: true)
+        #expect(setup.machine.intake == .fromStoreWorkOnly)
+        #expect(enqueueName(setup.machine.enqueue(7)) == "refuse(7)")
+        #expect(setup.machine.waitingCount == before)
+        // The store's own work is still taken, as in any phase without a shutdown.
+        let own = enqueueName(setup.machine.enqueue(8, fromStoreWork: true))
+        switch phase {
+        case .drainingThenStop, .stopped:
+            #expect(own == "reject(8)")
+        case .idle:
+            #expect(own == "scheduleDrain")
+        case .starting, .scheduled, .draining, .drainingWithBlockQueued:
+            #expect(own == "none")
+        }
+    }
+
+    @Test func shutdownCancellingWork_refusesEveryItem_andTheIntakeNeverOpensAgain() {
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        machine.beginShutdown(takingStoreWork: true)
+        machine.beginShutdown(takingStoreWork: false)
+        #expect(machine.intake == .closed)
+        #expect(enqueueName(machine.enqueue(1, fromStoreWork: true)) == "refuse(1)")
+        // A later shutdown that would let work finish does not widen a closed intake.
+        machine.beginShutdown(takingStoreWork: true)
+        #expect(machine.intake == .closed)
+        #expect(enqueueName(machine.enqueue(2)) == "refuse(2)")
+    }
+
+    @Test(arguments: DrainPhaseName.allCases)
+    func cancelWaiting_handsBackEveryWaitingItem_andClosesTheIntake(in phase: DrainPhaseName) {
+        var setup = DrainMachineSetup(phase)
+        let taken = setup.machine.cancelWaiting()
+        #expect(taken == (Self.waitingInSetup[phase] ?? []))
+        #expect(setup.machine.waitingCount == 0)
+        #expect(setup.machine.intake == .closed)
+        #expect(setup.phase == phase)
+    }
+
+    @Test(arguments: DrainPhaseName.allCases)
+    func isIdle_onlyWhenNothingWaitsAndNobodyDrains(in phase: DrainPhaseName) {
+        let setup = DrainMachineSetup(phase)
+        let expected: [DrainPhaseName: Bool] = [
+            .starting: false,  // items wait for readiness
+            .idle: true,
+            .scheduled: false,
+            .draining: false,
+            .drainingWithBlockQueued: false,
+            .drainingThenStop: false,
+            .stopped: true,
+        ]
+        #expect(setup.machine.isIdle == expected[phase])
+    }
+
+    @Test func handledDuringShutdown_countsWhatIsTakenAfterTheShutdownBegan() {
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        _ = machine.enqueue(1)
+        _ = machine.enqueue(2)
+        let enqueuedBefore = machine.enqueuedCount
+        machine.beginShutdown(takingStoreWork: true)
+        _ = machine.enqueue(3)  // refused: not counted anywhere
+        _ = machine.enqueue(4, fromStoreWork: true)
+        #expect(machine.enqueuedCount == enqueuedBefore + 1)
+        guard let right = machine.drainBlockStarts() else {
+            Issue.record("a scheduled machine hands the drain block its right")
+            return
+        }
+        var batch: [Int] = []
+        var drained: [Int] = []
+        while machine.nextBatch(into: &batch, for: right) != nil {
+            drained += batch
+            batch.removeAll()
+        }
+        #expect(drained == [1, 2, 4])
+        #expect(machine.handledDuringShutdown == 3)
+        _ = machine.finish(right.relinquish())
+        #expect(machine.isIdle)
+    }
+}
