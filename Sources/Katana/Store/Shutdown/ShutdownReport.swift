@@ -1,5 +1,5 @@
 /// What a store's shutdown did: returned by `shutdown(_:deadline:gracePeriod:)`, for a service's log.
-public struct ShutdownReport: Sendable, Equatable, CustomStringConvertible {
+public struct ShutdownReport: Sendable, Hashable, CustomStringConvertible {
     /// Items the store took for handling after the shutdown began: those waiting when it began,
     /// and those the store's own work dispatched while it finished.
     public let handled: Int

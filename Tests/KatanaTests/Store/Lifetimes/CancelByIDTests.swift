@@ -1,0 +1,78 @@
+import Testing
+@testable import Katana
+
+/// Cancelling async side effects by their id, and "latest wins".
+@Suite struct CancelByIDTests {
+    @Test func cancelSideEffects_with100Running_cancelsEachWithThatID_andLeavesTheOthers() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let searches = (0..<100).map { index in
+            store.dispatch(AwaitGate(label: "search \(index)", gate: gate, events: events, id: "search"))
+        }
+        let refreshes = (0..<10).map { index in
+            store.dispatch(AwaitGate(label: "refresh \(index)", gate: gate, events: events, id: "refresh"))
+        }
+        #expect(await eventuallyAsync { gate.waitingCount == 110 })
+
+        #expect(store.cancelSideEffects(id: "search") == 100)
+        for (index, search) in searches.enumerated() {
+            #expect(rejection(of: search, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.AwaitGate"), "search \(index)")
+        }
+        #expect(await eventuallyAsync { gate.waitingCount == 10 })
+        // Nothing left with that id; an unknown id finds nothing either.
+        #expect(store.cancelSideEffects(id: "search") == 0)
+        #expect(store.cancelSideEffects(id: SideEffectID(42)) == 0)
+
+        gate.open()
+        for (index, refresh) in refreshes.enumerated() {
+            #expect(try await refresh.value == "refresh \(index)")
+        }
+        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
+        let cancelledSearches = events.values.filter { $0.hasPrefix("search") && $0.hasSuffix("cancelled (Task.isCancelled: true)") }
+        #expect(cancelledSearches.count == 100)
+    }
+
+    @Test func latestWins_with1000RapidDispatches_exactlyOneSurvives_andItIsTheLast() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let count = 1_000
+        let searches = (0..<count).map { index in
+            store.dispatch(AwaitGate(label: "query \(index)", gate: gate, events: events, id: "search", latestWins: true))
+        }
+        // Every one but the last is cancelled, whether it had started or not.
+        for (index, search) in searches.dropLast().enumerated() {
+            #expect(rejection(of: search, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"), "query \(index)")
+        }
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        gate.open()
+        #expect(try await searches[count - 1].value == "query \(count - 1)")
+        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
+        #expect(events.values.filter { $0.hasSuffix("finished") } == ["query \(count - 1) finished"])
+    }
+
+    @Test func sameIDWithoutLatestWins_letsEveryOneRun() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let loads = (0..<3).map { index in
+            store.dispatch(AwaitGate(label: "load \(index)", gate: gate, events: events, id: "load"))
+        }
+        #expect(await eventuallyAsync { gate.waitingCount == 3 })
+        gate.open()
+        for (index, load) in loads.enumerated() {
+            #expect(try await load.value == "load \(index)")
+        }
+    }
+
+    @Test func anIDCanBeAnyHashableSendableValue() {
+        enum Feature: Hashable, Sendable { case search, refresh }
+        #expect(SideEffectID(Feature.search) == SideEffectID(Feature.search))
+        #expect(SideEffectID(Feature.search) != SideEffectID(Feature.refresh))
+        #expect(SideEffectID("search") == "search")
+        #expect(SideEffectID(1) != "1")
+        #expect(SideEffectID("search").description == "search")
+        #expect(Set([SideEffectID("a"), "a", "b"]).count == 2)
+    }
+}

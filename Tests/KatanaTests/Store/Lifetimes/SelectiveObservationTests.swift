@@ -1,0 +1,140 @@
+import Dispatch
+import Testing
+@testable import Katana
+
+/// A state with a field that changes rarely next to one that changes all the time.
+struct ObservedState: State, Equatable {
+    var ticks = 0
+    var phase = "starting"
+}
+
+/// Counts a tick.
+struct CountTick: StateUpdater {
+    func updateState(_ state: inout ObservedState) {
+        state.ticks += 1
+    }
+}
+
+/// Sets the phase (possibly to the value it has).
+struct SetPhase: StateUpdater {
+    let phase: String
+    func updateState(_ state: inout ObservedState) {
+        state.phase = phase
+    }
+}
+
+private typealias ObservedStore = Store<ObservedState, EmptySideEffectDependencyContainer>
+
+private func makeObservedStore() -> ObservedStore {
+    ObservedStore(
+        interceptors: [],
+        stateInitializer: { ObservedState() },
+        configuration: .init(stateInitializerAsyncProvider: ImmediateExecutor(), listenersAsyncProvider: DispatchQueue(label: "observed.listeners"))
+    )
+}
+
+/// The 1,000 updates the tests dispatch: ticks, with the phase set at 250, 500 (twice: the second
+/// changes nothing) and 750.
+private func dispatchThousandUpdates(to store: ObservedStore) async throws {
+    for index in 1...1_000 {
+        switch index {
+        case 250: store.dispatch(SetPhase(phase: "running"))
+        case 500: store.dispatch(SetPhase(phase: "draining"))
+        case 501: store.dispatch(SetPhase(phase: "draining"))
+        case 750: store.dispatch(SetPhase(phase: "stopped"))
+        default: store.dispatch(CountTick())
+        }
+    }
+    try await store.dispatch(CountTick()).value
+}
+
+private struct Pair: Equatable, CustomStringConvertible {
+    let old: String
+    let new: String
+    var description: String { "\(old)→\(new)" }
+}
+
+private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "running", new: "draining"), Pair(old: "draining", new: "stopped")]
+
+@Suite struct SelectiveObservationTests {
+    @Test func aKeyPathSequence_yieldsOnlyWhenTheValueThereChanges() async throws {
+        let store = makeObservedStore()
+        let phases = store.stateUpdates(of: \.phase)
+        let collected = Task { await phases.reduce(into: [Pair]()) { $0.append(Pair(old: $1.old, new: $1.new)) } }
+        try await dispatchThousandUpdates(to: store)
+        await store.shutdown()
+        #expect(try await withTimeout { await collected.value } == expectedPhases)
+    }
+
+    @Test func aKeyPathListener_isCalledOnlyWhenTheValueThereChanges() async throws {
+        let store = makeObservedStore()
+        let calls = Recorder<String>()
+        store.addListener(of: \.phase) { old, new in calls.append("\(old)→\(new)") }
+        try await dispatchThousandUpdates(to: store)
+        // The updater's promise settles after its listeners: every call has been made.
+        #expect(calls.values == expectedPhases.map(\.description))
+    }
+
+    @Test func aKeyPathListener_stopsWhenUnsubscribed() throws {
+        let store = makeObservedStore()
+        let calls = Counter()
+        let unsubscribe = store.addListener(of: \.phase) { _, _ in calls.increment() }
+        try store.dispatch(SetPhase(phase: "one")).wait(timeout: defaultTestTimeout)
+        unsubscribe()
+        try store.dispatch(SetPhase(phase: "two")).wait(timeout: defaultTestTimeout)
+        #expect(calls.value == 1)
+    }
+
+    @Test func latestOnly_aSlowConsumerSkipsToTheNewestChange_andSeesTheFinalState() async throws {
+        let store = makeObservedStore()
+        let updates = store.stateUpdates(buffering: .latestOnly)
+        var iterator = updates.makeAsyncIterator()
+        for _ in 0..<10_000 {
+            store.dispatch(CountTick())
+        }
+        try await store.dispatch(CountTick()).value
+        // Sequences are not waited for by promises: wait until every change has been handed over.
+        #expect(await eventuallyAsync { store.engine.delivery.isIdle })
+        // The consumer only now takes what is waiting: the newest change alone.
+        let first = await iterator.next()
+        #expect(first?.new.ticks == 10_001)
+        #expect(first?.old.ticks == 10_000)
+        await store.shutdown()
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test func newest_keepsAtMostThatManyChanges_droppingTheOldest() async throws {
+        let store = makeObservedStore()
+        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(3))
+        for _ in 0..<100 {
+            store.dispatch(CountTick())
+        }
+        try await store.dispatch(CountTick()).value
+        await store.shutdown()
+        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
+        #expect(kept == [99, 100, 101])
+    }
+
+    @Test func everyChange_isTheDefault_andKeepsEveryChange() async throws {
+        let store = makeObservedStore()
+        let updates = store.stateUpdates(of: \.ticks)
+        for _ in 0..<100 {
+            store.dispatch(CountTick())
+        }
+        try await store.dispatch(CountTick()).value
+        await store.shutdown()
+        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
+        #expect(kept == Array(1...101))
+    }
+
+    @Test func newestBelowOne_keepsOneChange() async throws {
+        let store = makeObservedStore()
+        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(0))
+        for _ in 0..<10 {
+            store.dispatch(CountTick())
+        }
+        try await store.dispatch(CountTick()).value
+        await store.shutdown()
+        #expect(await updates.reduce(into: [Int]()) { $0.append($1.new) } == [11])
+    }
+}

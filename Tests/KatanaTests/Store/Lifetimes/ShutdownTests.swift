@@ -1,0 +1,210 @@
+import Testing
+@testable import Katana
+
+/// `store.shutdown(_:deadline:gracePeriod:)` and `runUntilShutdown()`.
+@Suite struct ShutdownTests {
+    /// A store with `running` async side effects waiting at `gate`, its updater queue held by a
+    /// blocking updater, and `queued` increments waiting behind it.
+    private struct Busy {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let release = Latch()
+        var running: [Promise<String>] = []
+        var queued: [Promise<Void>] = []
+
+        init(running count: Int, queued: Int) async {
+            for index in 0..<count {
+                running.append(store.dispatch(AwaitGate(label: "effect \(index)", gate: gate, events: events)))
+            }
+            let gate = self.gate
+            let allWaiting = await eventuallyAsync { gate.waitingCount == count }
+            #expect(allWaiting)
+            let started = Latch()
+            store.dispatch(BlockingUpdater(started: started, release: release))
+            #expect(started.wait())
+            for _ in 0..<queued {
+                self.queued.append(store.dispatch(Increment(amount: 1)))
+            }
+        }
+
+        /// Waits until the store refuses items from outside: its shutdown has begun.
+        func shutdownHasBegun() async -> Bool {
+            await store.shutdownHasBegun()
+        }
+    }
+
+    @Test func finishingWork_handlesEveryQueuedItem_andLetsRunningSideEffectsFinish() async throws {
+        let busy = await Busy(running: 100, queued: 10_000)
+        let store = busy.store
+        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await busy.shutdownHasBegun())
+        busy.release.open()
+        busy.gate.open()
+        let report = try await withTimeout { await shutdown.value }
+
+        #expect(report.cancelled == 0)
+        #expect(report.stillRunning == 0)
+        #expect(report.handled >= 10_000)
+        for promise in busy.queued {
+            #expect(!promise.isPending && !promise.isCancelled)
+        }
+        for (index, promise) in busy.running.enumerated() {
+            #expect(try await promise.value == "effect \(index)")
+        }
+        #expect(store.state.counter == 1_000 + 10_000)
+        #expect(store.sideEffectsAreIdle)
+        // Nothing is taken any more, whatever its kind.
+        #expect(rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
+        #expect(rejection(of: store.dispatch(CheckCancellation(events: busy.events)))?.katana == .storeShutDown(item: "KatanaTests.CheckCancellation"))
+        #expect(store.state.counter == 1_000 + 10_000)
+        #expect(!busy.events.values.contains { $0.hasPrefix("ran") })
+    }
+
+    @Test func cancellingWork_rejectsEveryQueuedItem_andCancelsRunningSideEffects() async throws {
+        let busy = await Busy(running: 100, queued: 10_000)
+        let store = busy.store
+        let shutdown = Task { await store.shutdown(.cancelWork, gracePeriod: .seconds(600)) }
+        #expect(await busy.shutdownHasBegun())
+        // The updater being applied cannot be stopped: the shutdown waits for it.
+        busy.release.open()
+        let report = try await withTimeout { await shutdown.value }
+
+        #expect(report.cancelled == 10_100)
+        #expect(report.stillRunning == 0)
+        for promise in busy.queued {
+            #expect(rejection(of: promise, timeout: .milliseconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.Increment"))
+        }
+        for promise in busy.running {
+            #expect(rejection(of: promise, timeout: .milliseconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        }
+        #expect(store.state.counter == 1_000)
+        #expect(store.sideEffectsAreIdle)
+        let cancelled = busy.events.values.filter { $0.hasSuffix("cancelled (Task.isCancelled: true)") }
+        #expect(cancelled.count == 100)
+    }
+
+    @Test func theDeadline_cancelsWhatHasNotFinished() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let stuck = store.dispatch(AwaitGate(label: "slow fetch", gate: gate, events: events))
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let report = try await withTimeout { await store.shutdown(.finishWork, deadline: .milliseconds(50)) }
+        #expect(report == ShutdownReport(handled: 0, cancelled: 1, stillRunning: 0))
+        #expect(rejection(of: stuck, timeout: .seconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(events.values == ["slow fetch started", "slow fetch cancelled (Task.isCancelled: true)"])
+    }
+
+    @Test func aSynchronousSideEffectThatCannotStop_isReportedAsStillRunning() async throws {
+        let store = makeStore()
+        let started = Latch()
+        let release = Latch()
+        let blocked = store.dispatch(BlockingSideEffect(started: started, release: release))
+        #expect(started.wait())
+        let report = try await withTimeout {
+            await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20))
+        }
+        #expect(report.stillRunning == 1)
+        #expect(report.cancelled == 0)
+        release.open()
+        try await blocked.value
+        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
+    }
+
+    @Test func workThatTheStoresOwnSideEffectsDispatch_isHandledWhileFinishing() async throws {
+        let store = makeStore()
+        let started = Latch()
+        let release = Latch()
+        store.dispatch(BlockingUpdater(started: started, release: release))
+        #expect(started.wait())
+        // Waiting behind the blocking updater: the side effect dispatches an updater when it runs.
+        let later = store.dispatch(AsyncAdd(amount: 7))
+        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await store.shutdownHasBegun())
+        release.open()
+        let report = try await withTimeout { await shutdown.value }
+        #expect(try await later.value == 1_007)
+        #expect(report.handled == 2)  // the side effect and the updater it dispatched
+        #expect(report.cancelled == 0)
+    }
+
+    @Test func stateUpdateSequences_endWhenTheStoreShutsDown_andLaterOnesEndAtOnce() async throws {
+        let store = makeStore()
+        // Each sequence listens from the moment it is made.
+        let sequences = (store.stateUpdates, store.stateUpdates(buffering: .latestOnly), store.stateUpdates(of: \.counter))
+        let everyChange = Task { await sequences.0.reduce(0) { count, _ in count + 1 } }
+        let latestOnly = Task { await sequences.1.reduce(0) { count, _ in count + 1 } }
+        let keyPath = Task { await sequences.2.reduce(0) { count, _ in count + 1 } }
+        try await store.dispatch(Increment()).value
+        await store.shutdown()
+        #expect(try await withTimeout { await everyChange.value } == 1)
+        #expect(try await withTimeout { await latestOnly.value } == 1)
+        #expect(try await withTimeout { await keyPath.value } == 1)
+        let late = try await withTimeout { await store.stateUpdates.reduce(0) { count, _ in count + 1 } }
+        #expect(late == 0)
+    }
+
+    @Test func listeners_areNotCalledAfterTheShutdown() async throws {
+        let store = makeStore()
+        let calls = Counter()
+        store.addListener { _, _ in calls.increment() }
+        try await store.dispatch(Increment()).value
+        await store.shutdown()
+        let late = Counter()
+        store.addListener { _, _ in late.increment() }
+        #expect(rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
+        #expect(calls.value == 1)
+        #expect(late.value == 0)
+    }
+
+    @Test func everyCallerAndRunUntilShutdown_getTheSameReport() async throws {
+        let store = makeStore()
+        let runner = Task { await store.runUntilShutdown() }
+        let gate = AsyncGate()
+        let events = EventLog()
+        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let first = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await eventuallyAsync { store.engine.shutdownProgress.withLock { $0.phase } == .shuttingDown })
+        // Joins the shutdown under way: its own mode is not used.
+        let second = Task { await store.shutdown(.cancelWork) }
+        gate.open()
+        let reports = try await withTimeout { await [first.value, second.value, runner.value] }
+        #expect(reports[0] == ShutdownReport(handled: 0, cancelled: 0, stillRunning: 0))
+        #expect(Set(reports).count == 1)
+        #expect(await store.shutdown() == reports[0])
+    }
+
+    @Test func cancellingTheTaskThatRunsTheStore_shutsItDownCancellingWork() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let work = store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let runner = Task { await store.runUntilShutdown() }
+        runner.cancel()
+        let report = try await withTimeout { await runner.value }
+        #expect(report.cancelled == 1)
+        #expect(rejection(of: work, timeout: .seconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+    }
+
+    @Test func releasingAStoreWithoutAShutdown_stillSettlesEveryPromise() async throws {
+        var store: TestStore? = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        let work = store?.dispatch(AwaitGate(label: "work", gate: gate, events: events))
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        store = nil
+        gate.open()
+        // A running side effect finishes on its own: its promise settles with its value.
+        #expect(try await work?.value == "work")
+    }
+}
+
+extension PartialStore {
+    /// Waits (bounded) until the store's shutdown has begun: it refuses items from outside.
+    func shutdownHasBegun() async -> Bool {
+        await eventuallyAsync { self.engine.inbox.withLock { $0.intake } != .open }
+    }
+}
