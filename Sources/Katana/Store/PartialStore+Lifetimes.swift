@@ -9,6 +9,13 @@ extension PartialStore {
         engine.cancelSideEffects(id: id)
     }
 
+    /// How many side effects have been handed to the store's workers and have not ended: those
+    /// waiting for a worker, those running, and async ones until their body returns (cancelled
+    /// ones included). For health checks, and for tests that must know the store has gone quiet.
+    public var activeSideEffectCount: Int {
+        engine.sideEffectPool.withLock { $0 }?.activeCount ?? 0
+    }
+
     // MARK: - Shutdown
 
     /// Ends the store's working life and returns, once it is idle, what the shutdown did.

@@ -115,6 +115,6 @@ extension PartialStore {
     /// Whether no side effect of this store is waiting for a worker or running (async ones until
     /// their body has ended).
     var sideEffectsAreIdle: Bool {
-        engine.sideEffectPool.withLock { $0 }?.isIdle ?? true
+        activeSideEffectCount == 0
     }
 }
