@@ -1,9 +1,14 @@
 extension PartialStore {
     // MARK: - Cancelling side effects
 
-    /// Cancels every running ``AsyncSideEffect`` whose ``AsyncSideEffect/cancellationID`` is `id`:
-    /// its task is cancelled and its promise rejected with ``KatanaError/cancelled(item:)``.
-    /// Returns how many were cancelled (side effects that have ended are not counted).
+    /// Cancels every ``AsyncSideEffect`` dispatched so far whose ``AsyncSideEffect/cancellationID``
+    /// is `id` and that has not ended: one still waiting in the store's inbox is never handled, a
+    /// running one has its task cancelled, and one on its way to a worker is cancelled before it
+    /// starts. Their promises are rejected with ``KatanaError/cancelled(item:)``. Side effects with
+    /// that id dispatched after the call are not affected.
+    ///
+    /// Returns how many were waiting or running (one being handed to a worker at that very moment
+    /// is cancelled too, but not counted).
     @discardableResult
     public func cancelSideEffects(id: SideEffectID) -> Int {
         engine.cancelSideEffects(id: id)

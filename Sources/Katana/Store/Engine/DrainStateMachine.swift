@@ -145,8 +145,10 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     private(set) var phase: Phase = .starting
     /// Which new items are taken.
     private(set) var intake = Intake.open
-    /// Items taken for handling since a shutdown began (for its report).
-    private(set) var handledDuringShutdown = 0
+    /// Items taken out of the inbox for handling so far (wrapping): an item's number in that order
+    /// is its sequence, which "latest wins" and `cancelSideEffects(id:)` go by, and a shutdown
+    /// reports how far it moved while it lasted.
+    private(set) var takenCount: UInt64 = 0
     /// Items added so far (wrapping): a shutdown reads it before and after checking the rest of the
     /// store, to know that nothing arrived meanwhile.
     private(set) var enqueuedCount: UInt64 = 0
@@ -198,9 +200,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .idle(let drainer):
             if handlingHereWhenIdle {
                 phase = .draining
-                if intake != .open {
-                    handledDuringShutdown += 1
-                }
+                takenCount &+= 1
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
@@ -234,9 +234,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .draining, .drainingWithBlockQueued, .drainingThenStop:
             guard !items.isEmpty else { return nil }
             items.takeFirstSegment(swappingWith: &buffer)
-            if intake != .open {
-                handledDuringShutdown += buffer.count
-            }
+            takenCount &+= UInt64(buffer.count)
             return audience
         case .starting, .idle, .scheduled, .stopped:
             // Nobody drains in these phases: a right from elsewhere takes nothing.
@@ -279,9 +277,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
               let taken = items.takeThrough(searchingFirst: searchLimit, where: isTarget)
         else { return nil }
         phase = .drainingWithBlockQueued
-        if intake != .open {
-            handledDuringShutdown += taken.count
-        }
+        takenCount &+= UInt64(taken.count)
         return Handover(right: DrainRight(drainer), items: taken, audience: audience)
     }
 
@@ -292,6 +288,12 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// does not change: a drain block that finds nothing left simply finishes.
     mutating func removeWaiting(where isTarget: (Item) -> Bool) -> Item? {
         items.remove(where: isTarget)
+    }
+
+    /// Takes out every waiting item that `isTarget` accepts (side effects cancelled by id); they
+    /// are never handled.
+    mutating func removeAllWaiting(where isTarget: (Item) -> Bool) -> [Item] {
+        items.removeAll(where: isTarget)
     }
 
     // MARK: - Shutdown

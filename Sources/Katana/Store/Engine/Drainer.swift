@@ -20,6 +20,10 @@ final class Drainer<S: State> {
     let updates = UpdaterApplier<S>()
     /// Who hears about the changes of the batch being handled.
     var audience = Audience.nobody
+    /// Items sent on their way so far. Every item taken out of the inbox is sent on its way once,
+    /// in the order taken, so the item being handled has the inbox's number for it (its sequence,
+    /// see `DrainStateMachine.takenCount`): ``nextSequence()`` numbers each.
+    private var sentOnTheirWay: UInt64 = 0
     /// An emptied batch buffer, handed back to the inbox at the next batch so that appends reuse
     /// its capacity instead of growing a new array from one slot.
     private var spareBatch: [Envelope] = []
@@ -95,6 +99,17 @@ final class Drainer<S: State> {
             return
         }
         chain.installing(updaterPass, body)
+    }
+
+    /// The sequence of the item about to be sent on its way (and counts it).
+    func nextSequence() -> UInt64 {
+        defer { sentOnTheirWay &+= 1 }
+        return sentOnTheirWay
+    }
+
+    /// The sequence of the item being handled (an interceptor's replacement takes its place).
+    var currentSequence: UInt64 {
+        sentOnTheirWay &- 1
     }
 
     /// How items of `item`'s type are handled.

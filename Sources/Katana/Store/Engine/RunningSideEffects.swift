@@ -12,9 +12,10 @@
 /// ``attach(_:to:)`` hands the task back to be cancelled at once; a slot whose side effect ended
 /// before its task was attached is freed by the attach.
 ///
-/// "Latest wins" follows `order`, the order in which the pool's workers took the side effects (the
-/// order they were dispatched in), not the order in which their tasks happen to begin: of two side
-/// effects with the same id, the one dispatched later survives.
+/// "Latest wins" and cancelling by id follow `order`, the side effect's sequence: the order in which
+/// the store took the items out of its inbox (the order they were dispatched in), not the order in
+/// which their tasks happen to begin on the pool's workers. Of two side effects with the same id,
+/// the one dispatched later survives.
 struct RunningSideEffects {
     /// What cancelling one side effect takes: reject its promise (naming the item's type) and
     /// cancel its task; a nil task is cancelled when it is attached.
@@ -30,16 +31,17 @@ struct RunningSideEffects {
         let token: Int
         /// Side effects with the same id that this one cancels ("latest wins").
         let cancelling: [Stop]
-        /// Whether a side effect with the same id that was dispatched later is running already:
-        /// this one lost before it started, and is not to be run (its promise is to be rejected).
-        let isSuperseded: Bool
+        /// Whether it lost before it started: a side effect with the same id dispatched later is
+        /// running already ("latest wins"), or its id was cancelled after it was dispatched. It is
+        /// not to be run, and its promise is to be rejected.
+        let isCancelledBeforeStart: Bool
         /// Whether its promise had been cancelled before it was registered: it does not start,
         /// and its slot is free again already.
         let isWithdrawn: Bool
 
         /// Whether the side effect is to be started.
         var starts: Bool {
-            !isSuperseded && !isWithdrawn
+            !isCancelledBeforeStart && !isWithdrawn
         }
     }
 
@@ -101,6 +103,14 @@ struct RunningSideEffects {
 
     private var slots: [Entry] = []
     private var freeSlots: [Int] = []
+    /// Ids cancelled by ``cancel(id:before:)``, with the sequence before which a side effect of that
+    /// id that starts late (it was on its way to a worker) is cancelled when it begins.
+    private var cancelledIDs: [SideEffectID: UInt64] = [:]
+
+    /// How many cancelled ids are remembered: past this, the oldest is forgotten. A side effect is
+    /// on its way to a worker for a few microseconds, so only a flood of cancellations by distinct
+    /// ids could make a late one start after its id's entry was forgotten.
+    static var rememberedCancelledIDs: Int { 256 }
 
     /// How many side effects are running (cancelled ones included, until their body ends).
     private(set) var count = 0
@@ -119,13 +129,16 @@ struct RunningSideEffects {
         isStillWanted: () -> Bool = { true }
     ) -> Begun {
         var cancelling: [Stop] = []
-        var isSuperseded = false
+        var isCancelledBeforeStart = false
         if let identity {
+            if let before = cancelledIDs[identity.id], order < before {
+                isCancelledBeforeStart = true
+            }
             for entry in slots where entry.isCancellable {
                 guard let other = entry.identity, other.id == identity.id else { continue }
                 if entry.order > order {
                     // A later one of the same id is running; it wins if either asked for it.
-                    isSuperseded = isSuperseded || identity.cancelsInFlight || other.cancelsInFlight
+                    isCancelledBeforeStart = isCancelledBeforeStart || identity.cancelsInFlight || other.cancelsInFlight
                 } else if identity.cancelsInFlight, let stop = entry.cancel() {
                     cancelling.append(stop)
                 }
@@ -134,17 +147,17 @@ struct RunningSideEffects {
         let token: Int
         if let free = freeSlots.popLast() {
             token = free
-            slots[token].reuse(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isSuperseded)
+            slots[token].reuse(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isCancelledBeforeStart)
         } else {
             token = slots.count
-            slots.append(Entry(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isSuperseded))
+            slots.append(Entry(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isCancelledBeforeStart))
         }
         count += 1
-        if !isSuperseded, !isStillWanted() {
+        if !isCancelledBeforeStart, !isStillWanted() {
             abandon(token)
-            return Begun(token: token, cancelling: cancelling, isSuperseded: false, isWithdrawn: true)
+            return Begun(token: token, cancelling: cancelling, isCancelledBeforeStart: false, isWithdrawn: true)
         }
-        return Begun(token: token, cancelling: cancelling, isSuperseded: isSuperseded, isWithdrawn: false)
+        return Begun(token: token, cancelling: cancelling, isCancelledBeforeStart: isCancelledBeforeStart, isWithdrawn: false)
     }
 
     /// The side effect's task exists now. Returns it when it must be cancelled at once (it was
@@ -189,9 +202,16 @@ struct RunningSideEffects {
         return nil
     }
 
-    /// Cancels every running side effect with this id that is not cancelled yet, in dispatch order.
-    mutating func cancel(id: SideEffectID) -> [Stop] {
-        cancelAll { $0.identity?.id == id }
+    /// Cancels every running side effect with this id that is not cancelled yet and whose sequence
+    /// is below `sequence` (those the store took before the cancellation), in dispatch order; one
+    /// that begins later with such a sequence is cancelled before it starts.
+    mutating func cancel(id: SideEffectID, before sequence: UInt64) -> [Stop] {
+        cancelledIDs[id] = max(cancelledIDs[id] ?? 0, sequence)
+        if cancelledIDs.count > Self.rememberedCancelledIDs,
+           let oldest = cancelledIDs.min(by: { $0.value < $1.value })?.key {
+            cancelledIDs[oldest] = nil
+        }
+        return cancelAll { $0.identity?.id == id && $0.order < sequence }
     }
 
     /// Cancels every running side effect that is not cancelled yet (a shutdown), in dispatch order.

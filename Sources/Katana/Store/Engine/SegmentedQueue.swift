@@ -87,6 +87,22 @@ struct SegmentedQueue<Item> {
         return nil
     }
 
+    /// Takes out every item that `isTarget` accepts, in order (rare events, as ``remove(where:)``).
+    mutating func removeAll(where isTarget: (Item) -> Bool) -> [Item] {
+        var removed: [Item] = []
+        var kept = SegmentedQueue()
+        kept.spares = spares
+        for item in takeAll() {
+            if isTarget(item) {
+                removed.append(item)
+            } else {
+                kept.append(item)
+            }
+        }
+        self = kept
+        return removed
+    }
+
     /// Every item, in order; the queue is left empty.
     mutating func takeAll() -> [Item] {
         var all: [Item] = []

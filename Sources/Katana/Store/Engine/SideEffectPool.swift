@@ -15,8 +15,9 @@ final class SideEffectPool: @unchecked Sendable {
     enum Job {
         /// A synchronous or returning side effect.
         case run(Envelope, ItemKind.SideEffectRunner)
-        /// An async side effect, started as a task that settles its promise when it ends.
-        case start(Envelope, ItemKind.AsyncSideEffectRunner)
+        /// An async side effect, started as a task that settles its promise when it ends;
+        /// `sequence` is its place in the order the store took items (see ``RunningSideEffects``).
+        case start(Envelope, ItemKind.AsyncSideEffectRunner, sequence: UInt64)
     }
 
     private let state = Locked(SideEffectPoolState<Job>())
@@ -70,14 +71,14 @@ final class SideEffectPool: @unchecked Sendable {
         defer { Self.worker.restore(previous) }
         var taken = state.withLock { state in
             state.workerBegins(onOwnThread: onOwnThread)
-            return (state.take(), state.takenCount)
+            return state.take()
         }
-        while let job = taken.0.job {
-            start(taken.0.start)
-            run(job, order: taken.1)
+        while let job = taken.job {
+            start(taken.start)
+            run(job)
             taken = state.withLock { state in
                 state.finished()
-                return (state.take(), state.takenCount)
+                return state.take()
             }
         }
     }
@@ -107,8 +108,7 @@ final class SideEffectPool: @unchecked Sendable {
 
     // MARK: - Running side effects
 
-    /// Runs a job; `order` is its place among the jobs added to the pool (see ``RunningSideEffects``).
-    private func run(_ job: Job, order: UInt64) {
+    private func run(_ job: Job) {
         switch job {
         case .run(let envelope, let runner):
             guard let chain, !envelope.skipsInterceptors else {
@@ -120,9 +120,10 @@ final class SideEffectPool: @unchecked Sendable {
                 if ObjectIdentifier(Swift.type(of: passed.item)) == type {
                     return self.runBody(passed, with: runner)
                 }
-                return self.handleReplacement(passed, order: order)
+                // A synchronous side effect has no sequence: a replacement takes the newest.
+                return self.handleReplacement(passed, order: .max)
             }
-        case .start(let envelope, let runner):
+        case .start(let envelope, let runner, let order):
             guard let chain, !envelope.skipsInterceptors else {
                 startTask(envelope, with: runner, order: order)
                 return
@@ -196,7 +197,7 @@ final class SideEffectPool: @unchecked Sendable {
             Self.carryOut(begun.cancelling) { KatanaError.cancelled(item: $0) }
         }
         guard begun.starts else {
-            if begun.isSuperseded {
+            if begun.isCancelledBeforeStart {
                 running.withLock { $0.abandon(begun.token) }
                 envelope.reject(KatanaError.cancelled(item: typeName(runner.itemType)))
             }
@@ -245,12 +246,22 @@ final class SideEffectPool: @unchecked Sendable {
         running.withLock { $0.cancel(promise: promise) }?.task?.cancel()
     }
 
-    /// Cancels every running async side effect whose ``AsyncSideEffect/cancellationID`` is `id`;
-    /// returns how many it cancelled.
-    func cancelSideEffects(id: SideEffectID) -> Int {
-        let stops = running.withLock { $0.cancel(id: id) }
+    /// Cancels the async side effects whose ``AsyncSideEffect/cancellationID`` is `id` and whose
+    /// sequence is below `sequence`: those waiting for a worker (never run), those running now, and
+    /// those on their way to a worker when they begin. Returns how many were waiting or running.
+    func cancelSideEffects(id: SideEffectID, before sequence: UInt64) -> Int {
+        let waiting = state.withLock { state in
+            state.removeWaiting { job in
+                guard case .start(let envelope, _, let order) = job, order < sequence else { return false }
+                return (envelope.item as? any AsyncSideEffect)?.cancellationID == id
+            }
+        }
+        for case .start(let envelope, _, _) in waiting {
+            envelope.reject(KatanaError.cancelled(item: typeName(of: envelope.item)))
+        }
+        let stops = running.withLock { $0.cancel(id: id, before: sequence) }
         Self.carryOut(stops) { KatanaError.cancelled(item: $0) }
-        return stops.count
+        return waiting.count + stops.count
     }
 
     /// A shutdown cancels what is left: the side effects waiting for a worker are not run, and the
@@ -260,7 +271,7 @@ final class SideEffectPool: @unchecked Sendable {
         let waiting = state.withLock { $0.takeWaiting() }
         for job in waiting {
             switch job {
-            case .run(let envelope, _), .start(let envelope, _):
+            case .run(let envelope, _), .start(let envelope, _, _):
                 envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
             }
         }
@@ -272,6 +283,11 @@ final class SideEffectPool: @unchecked Sendable {
     /// Whether no side effect is waiting or running (async ones until their body ends).
     var isIdle: Bool {
         state.withLock { $0.isIdle } && running.withLock { $0.count == 0 }
+    }
+
+    /// How many async side effects have begun and not ended.
+    var runningAsyncCount: Int {
+        running.withLock { $0.count }
     }
 
     /// How many side effects are running or waiting.

@@ -32,9 +32,6 @@ struct SideEffectPoolState<Job> {
     private(set) var blockedWorkers = 0
     /// Jobs taken by a worker and not finished yet.
     private(set) var runningJobs = 0
-    /// Jobs taken so far: a job's number, read right after ``take()``, is its place in the order
-    /// jobs were added (which "latest wins" follows; workers then race, so tasks begin in any order).
-    private(set) var takenCount: UInt64 = 0
 
     /// Above this many slots, an emptied job list is freed instead of kept for reuse.
     static var retainedCapacity: Int { 1024 }
@@ -78,7 +75,6 @@ struct SideEffectPoolState<Job> {
         let job = jobs[nextJob]
         nextJob += 1
         runningJobs += 1
-        takenCount &+= 1
         if nextJob >= Self.compactionThreshold, nextJob * 2 >= jobs.count {
             // A steady stream never empties the list: drop the taken jobs (and what they hold).
             jobs.removeFirst(nextJob)
@@ -100,6 +96,22 @@ struct SideEffectPoolState<Job> {
         jobs.removeAll()
         nextJob = 0
         return waiting
+    }
+
+    /// Takes out the waiting jobs that `isTarget` accepts (side effects cancelled by id); no
+    /// worker will run them.
+    mutating func removeWaiting(where isTarget: (Job) -> Bool) -> [Job] {
+        var removed: [Job] = []
+        var kept = Array(jobs[..<nextJob])
+        for job in jobs[nextJob...] {
+            if isTarget(job) {
+                removed.append(job)
+            } else {
+                kept.append(job)
+            }
+        }
+        jobs = kept
+        return removed
     }
 
     /// Whether no job is waiting and none is running.

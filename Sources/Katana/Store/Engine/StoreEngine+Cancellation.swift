@@ -16,8 +16,23 @@ extension StoreEngine {
         sideEffectPool.withLock { $0 }?.cancelStarted(promise)
     }
 
-    /// Cancels every running async side effect with this id; returns how many.
+    /// Cancels the async side effects with this id dispatched so far: those still waiting in the
+    /// inbox are taken out, those the store has taken are cancelled (running, or when they begin).
+    /// Returns how many were waiting or running.
     func cancelSideEffects(id: SideEffectID) -> Int {
-        sideEffectPool.withLock { $0 }?.cancelSideEffects(id: id) ?? 0
+        let (waiting, taken) = inbox.withLock { inbox in
+            (inbox.removeAllWaiting { Self.cancellationID(of: $0.item) == id }, inbox.takenCount)
+        }
+        for envelope in waiting {
+            envelope.reject(KatanaError.cancelled(item: typeName(of: envelope.item)))
+        }
+        let running = sideEffectPool.withLock { $0 }?.cancelSideEffects(id: id, before: taken) ?? 0
+        return waiting.count + running
+    }
+
+    /// The cancellation id of an item, if it is an async side effect that has one (a cast: for
+    /// cancelling by id, not for the drain).
+    private static func cancellationID(of item: any Dispatchable) -> SideEffectID? {
+        (item as? any AsyncSideEffect)?.cancellationID
     }
 }

@@ -16,7 +16,10 @@ extension StoreEngine {
         }
         let clock = ContinuousClock()
         let cancelAt = clock.now + max(deadline, .zero)
-        inbox.withLock { $0.beginShutdown(takingStoreWork: mode == .finishWork) }
+        let takenBefore = inbox.withLock { inbox in
+            inbox.beginShutdown(takingStoreWork: mode == .finishWork)
+            return inbox.takenCount
+        }
         var cancelled = 0
         var giveUpAt: ContinuousClock.Instant?
         if mode == .cancelWork {
@@ -43,7 +46,7 @@ extension StoreEngine {
         }
         delivery.stop(audienceChanged: setAudience)
         let report = ShutdownReport(
-            handled: inbox.withLock { $0.handledDuringShutdown },
+            handled: Int(truncatingIfNeeded: inbox.withLock { $0.takenCount } &- takenBefore),
             cancelled: cancelled + late.count,
             stillRunning: sideEffectPool.withLock { $0 }?.activeCount ?? 0
         )

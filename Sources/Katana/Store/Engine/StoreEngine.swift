@@ -203,11 +203,12 @@ import Dispatch
     /// anything else through the interceptors here, then to ``handle(_:with:)``.
     private func process(_ envelope: Envelope, for audience: Audience, with drainer: Drainer<S>) {
         let kind = drainer.kind(of: envelope.item)
+        let sequence = drainer.nextSequence()
         switch kind {
         case .sideEffect(let runner):
             drainer.sideEffects.submit(.run(envelope, runner))
         case .asyncSideEffect(let runner):
-            drainer.sideEffects.submit(.start(envelope, runner))
+            drainer.sideEffects.submit(.start(envelope, runner, sequence: sequence))
         case .updater, .unsupported, .ambiguous:
             guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
                 if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
@@ -245,7 +246,8 @@ import Dispatch
         case .sideEffect(let runner):
             drainer.sideEffects.submit(.run(envelope, runner))
         case .asyncSideEffect(let runner):
-            drainer.sideEffects.submit(.start(envelope, runner))
+            // An interceptor's replacement for the item being handled: it takes that item's place.
+            drainer.sideEffects.submit(.start(envelope, runner, sequence: drainer.currentSequence))
         case .unsupported:
             return .failure(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
         case .ambiguous:

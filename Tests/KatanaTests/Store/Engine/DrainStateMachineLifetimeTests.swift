@@ -32,6 +32,38 @@ import Testing
         #expect(setup.machine.removeWaiting { $0 == 42 } == nil)
     }
 
+    @Test func removeAllWaiting_takesOutEveryMatch_andKeepsTheRestInOrder() {
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        let total = SegmentedQueue<Int>.segmentCapacity + 500
+        for item in 0..<total {
+            _ = machine.enqueue(item)
+        }
+        let removed = machine.removeAllWaiting { $0.isMultiple(of: 3) }
+        #expect(removed == (0..<total).filter { $0.isMultiple(of: 3) })
+        #expect(machine.waitingCount == total - removed.count)
+        #expect(machine.cancelWaiting() == (0..<total).filter { !$0.isMultiple(of: 3) })
+    }
+
+    @Test func takenCount_countsItemsHandledHereAndHelpedThrough() {
+        var idle = TestDrainMachine()
+        _ = idle.becomeReady(with: TestDrainer())
+        #expect(enqueueName(idle.enqueue(1, handlingHereWhenIdle: true)) == "handleHere(1)")
+        #expect(idle.takenCount == 1)
+
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        _ = machine.enqueue(1)
+        _ = machine.enqueue(2)
+        _ = machine.enqueue(3)
+        _ = machine.enqueue(4)
+        if let handover = machine.help(searchLimit: 8, isTarget: { $0 == 3 }) {
+            #expect(handover.items == [1, 2, 3])
+            _ = machine.finish(handover.relinquish(keepingAtMost: 64))
+        }
+        #expect(machine.takenCount == 3)
+    }
+
     @Test func removeWaiting_findsAnItemInALaterSegment_andTheRestDrainInOrder() {
         var machine = TestDrainMachine()
         let drainer = TestDrainer()
@@ -115,7 +147,7 @@ import Testing
         #expect(setup.machine.isIdle == expected[phase])
     }
 
-    @Test func handledDuringShutdown_countsWhatIsTakenAfterTheShutdownBegan() {
+    @Test func takenCount_numbersEveryItemTakenForHandling_andNotRefusedOnes() {
         var machine = TestDrainMachine()
         _ = machine.becomeReady(with: TestDrainer())
         _ = machine.enqueue(1)
@@ -136,7 +168,7 @@ import Testing
             batch.removeAll()
         }
         #expect(drained == [1, 2, 4])
-        #expect(machine.handledDuringShutdown == 3)
+        #expect(machine.takenCount == 3)
         _ = machine.finish(right.relinquish())
         #expect(machine.isIdle)
     }

@@ -139,8 +139,8 @@ import Testing
         _ = started(&registry, "s2", identity("search"), order: 2)
         _ = started(&registry, "r1", identity("refresh"), order: 4)
         _ = started(&registry, "n1", order: 5)
-        #expect(registry.names(registry.registry.cancel(id: "search")) == ["s1/ts1", "s2/ts2", "s3/ts3"])
-        #expect(registry.registry.cancel(id: "search").isEmpty)
+        #expect(registry.names(registry.registry.cancel(id: "search", before: 100)) == ["s1/ts1", "s2/ts2", "s3/ts3"])
+        #expect(registry.registry.cancel(id: "search", before: 100).isEmpty)
         #expect(registry.count == 5)
     }
 
@@ -158,16 +158,16 @@ import Testing
         #expect(registry.names(fourth.cancelling) == ["s2/-", "s3/-"])
     }
 
-    @Test func latestWins_aSideEffectDispatchedEarlierButBegunLater_isSuperseded() {
+    @Test func latestWins_aSideEffectDispatchedEarlierButBegunLater_isCancelledBeforeStart() {
         var registry = Registry()
         // Two workers took 1 then 2; the task of 2 began first.
         _ = started(&registry, "s2", identity("search", latestWins: true), order: 2)
         let late = registry.begin("s1", identity: identity("search", latestWins: true), order: 1)
-        #expect(late.isSuperseded)
+        #expect(late.isCancelledBeforeStart)
         #expect(late.cancelling.isEmpty)
         registry.registry.abandon(late.token)
         // The later one is still running and cancellable.
-        #expect(registry.names(registry.registry.cancel(id: "search")) == ["s2/ts2"])
+        #expect(registry.names(registry.registry.cancel(id: "search", before: 100)) == ["s2/ts2"])
     }
 
     @Test func sameIDWithoutLatestWins_neverSupersedes() {
@@ -191,8 +191,35 @@ import Testing
     @Test func aPromiseCancelledBeforeRegistration_withdrawsTheSideEffect_andFreesTheSlot() {
         var registry = Registry()
         let begun = registry.begin("p1", order: 1, isStillWanted: { false })
-        #expect(begun.isWithdrawn && !begun.starts && !begun.isSuperseded)
+        #expect(begun.isWithdrawn && !begun.starts && !begun.isCancelledBeforeStart)
         #expect(registry.count == 0)
         #expect(registry.begin("p2", order: 2).token == begun.token)
+    }
+
+    @Test func cancelByID_onlyReachesWhatWasTakenBeforeIt_includingOnesThatBeginLater() {
+        var registry = Registry()
+        _ = started(&registry, "s1", identity("search"), order: 1)
+        _ = started(&registry, "s5", identity("search"), order: 5)
+        // Cancelled for everything the store took before sequence 4.
+        #expect(registry.names(registry.registry.cancel(id: "search", before: 4)) == ["s1/ts1"])
+        // Taken before the cancellation, begun after it: cancelled before it starts.
+        let late = registry.begin("s3", identity: identity("search"), order: 3)
+        #expect(late.isCancelledBeforeStart && !late.starts)
+        registry.registry.abandon(late.token)
+        // Dispatched after the cancellation: runs.
+        #expect(registry.begin("s6", identity: identity("search"), order: 6).starts)
+        // Another id is not affected.
+        #expect(registry.begin("r2", identity: identity("refresh"), order: 2).starts)
+    }
+
+    @Test func cancelledIDs_areForgottenOldestFirst_pastTheirLimit() {
+        var registry = Registry()
+        let limit = RunningSideEffects.rememberedCancelledIDs
+        for index in 0...limit {
+            _ = registry.registry.cancel(id: SideEffectID(index), before: UInt64(index + 10))
+        }
+        // The oldest (id 0, before 10) is forgotten; id 1 (before 11) is still remembered.
+        #expect(registry.begin("a", identity: identity(SideEffectID(0)), order: 5).starts)
+        #expect(!registry.begin("b", identity: identity(SideEffectID(1)), order: 5).starts)
     }
 }

@@ -33,6 +33,28 @@ import Testing
         #expect(cancelledSearches.count == 100)
     }
 
+    @Test func cancelSideEffects_reachesThoseStillWaitingInTheInbox_butNotThoseDispatchedAfter() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        gate.open()
+        let events = EventLog()
+        let started = Latch()
+        let release = Latch()
+        store.dispatch(BlockingUpdater(started: started, release: release))
+        #expect(started.wait())
+        let waiting = (0..<3).map { index in
+            store.dispatch(AwaitGate(label: "waiting \(index)", gate: gate, events: events, id: "search"))
+        }
+        #expect(store.cancelSideEffects(id: "search") == 3)
+        let after = store.dispatch(AwaitGate(label: "after", gate: gate, events: events, id: "search"))
+        release.open()
+        for promise in waiting {
+            #expect(rejection(of: promise, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+        }
+        #expect(try await after.value == "after")
+        #expect(events.values == ["after started", "after finished"])
+    }
+
     @Test func latestWins_with1000RapidDispatches_exactlyOneSurvives_andItIsTheLast() async throws {
         let store = makeStore()
         let gate = AsyncGate()

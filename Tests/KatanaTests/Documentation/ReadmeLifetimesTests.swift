@@ -1,0 +1,96 @@
+import Dispatch
+@testable import Katana
+import Testing
+
+/// The README's "Lifetimes" section, compiled and run as written.
+enum ReadmeLifetimes {
+    struct SearchState: State {
+        var query = ""
+        var results: [String] = []
+    }
+
+    struct ShowResults: StateUpdater {
+        let query: String
+        let results: [String]
+        func updateState(_ state: inout SearchState) {
+            state.query = query
+            state.results = results
+        }
+    }
+
+    final class SearchDependencies: SideEffectDependencyContainer {
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+        func search(_ query: String) async throws -> [String] {
+            try await Task.sleep(for: .milliseconds(100))   // a slow backend; the sleep is cancellable
+            return ["\(query)ana", "\(query)ana-swift"]
+        }
+    }
+
+    struct Search: AsyncSideEffect {
+        let query: String
+        var cancellationID: SideEffectID? { "search" }
+        var cancelsInFlight: Bool { true }   // latest wins
+        func sideEffect(_ context: SideEffectContext<SearchState, SearchDependencies>) async throws {
+            let results = try await context.dependencies.search(query)
+            try await context.dispatch(ShowResults(query: query, results: results)).value
+        }
+    }
+}
+
+@Suite struct ReadmeLifetimesTests {
+    typealias SearchState = ReadmeLifetimes.SearchState
+    typealias SearchDependencies = ReadmeLifetimes.SearchDependencies
+    typealias Search = ReadmeLifetimes.Search
+
+    private func makeStore() -> Store<SearchState, SearchDependencies> {
+        // The README's `Store<SearchState, SearchDependencies>()`, with listeners on a queue of
+        // the test's own so that it behaves the same on every platform.
+        Store(interceptors: [], stateInitializer: { SearchState() }, configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.lifetimes")))
+    }
+
+    @Test func cancelling_latestWins_andShutdown_runAsWritten() async throws {
+        let store = makeStore()
+        let printed = Recorder<String>()
+        let first = store.dispatch(Search(query: "k"))
+        let second = store.dispatch(Search(query: "ka"))
+        try await store.dispatch(Search(query: "kat")).value   // the two searches before it were cancelled
+        printed.append("\(store.state.query) \(first.isCancelled)")
+        #expect(printed.values == ["kat true"])
+        #expect(second.isCancelled)
+        #expect(store.state.results == ["katana", "katana-swift"])
+
+        let slow = store.dispatch(Search(query: "x"))
+        slow.cancel()                                          // or: store.cancelSideEffects(id: "search")
+        #expect(slow.isCancelled)
+
+        let report = await store.shutdown(.finishWork, deadline: .seconds(10))
+        #expect("store stopped: \(report)" == "store stopped: handled 0, cancelled 0, still running 0")
+        #expect(store.state.query == "kat")
+    }
+
+    @Test func cancelSideEffectsByID_cancelsTheRunningSearch() async throws {
+        let store = makeStore()
+        let slow = store.dispatch(Search(query: "x"))
+        // Running: its task has begun (and sleeps in the backend call).
+        #expect(await eventuallyAsync { store.engine.sideEffectPool.withLock { $0 }?.runningAsyncCount == 1 })
+        #expect(store.cancelSideEffects(id: "search") == 1)
+        #expect(rejection(of: slow)?.katana == .cancelled(item: "KatanaTests.ReadmeLifetimes.Search"))
+    }
+
+    @Test func observingPartOfTheState_runsAsWritten() async throws {
+        let store = makeStore()
+        let printed = Recorder<String>()
+        store.addListener(of: \.query) { old, new in printed.append("query: \(old) -> \(new)") }
+        let results = store.stateUpdates(of: \.results)
+        let reader = Task {
+            for await (old, new) in results {
+                printed.append("\(old.count) -> \(new.count) results")
+            }
+        }
+        try await store.dispatch(Search(query: "kat")).value
+        try await store.dispatch(Search(query: "kat")).value   // the same query and results: nothing to report
+        await store.shutdown()
+        try await withTimeout { await reader.value }
+        #expect(printed.values == ["query:  -> kat", "0 -> 2 results"])
+    }
+}
