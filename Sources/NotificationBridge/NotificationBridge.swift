@@ -39,6 +39,11 @@ public final class NotificationBridge: @unchecked Sendable {
     /// The signal numbers this platform knows: 1 up to, but excluding, the platform's signal count.
     public static let validSignals: Range<Int32> = 1..<Int32(NSIG)
 
+    /// The signals that report a fault in the thread that caused it (bad memory access, illegal
+    /// or trap instruction, arithmetic error). The bridge refuses them: a process that catches one
+    /// goes back to the faulting instruction and faults again forever instead of crashing.
+    public static let synchronousFaultSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP]
+
     /// Where the notifications are posted.
     public let center: NotificationCenter
 
@@ -73,8 +78,8 @@ public final class NotificationBridge: @unchecked Sendable {
     }
 
     /// Posts `name` every time the process receives `signal`, with the signal number under
-    /// `signalKey`. Throws `NotificationBridgeError` for a signal that does not exist or cannot
-    /// be caught.
+    /// `signalKey`. Throws `NotificationBridgeError` for a signal that does not exist, cannot be
+    /// caught, or is one of `synchronousFaultSignals`.
     @discardableResult
     public func post(_ name: Notification.Name, onSignal signal: Int32) throws
         -> NotificationBridgeSubscription
@@ -84,7 +89,8 @@ public final class NotificationBridge: @unchecked Sendable {
 
     /// Posts `name` every time the process receives any of `signals`, with the signal number that
     /// arrived under `signalKey`. Throws `NotificationBridgeError` when the list is empty or a
-    /// signal does not exist or cannot be caught; nothing is installed in that case.
+    /// signal does not exist, cannot be caught, or is one of `synchronousFaultSignals`; the error
+    /// names the first such signal in the list, and none of the signals is subscribed.
     @discardableResult
     public func post(_ name: Notification.Name, onSignals signals: [Int32]) throws
         -> NotificationBridgeSubscription
@@ -176,6 +182,9 @@ public final class NotificationBridge: @unchecked Sendable {
         }
         guard signal != SIGKILL, signal != SIGSTOP else {
             throw NotificationBridgeError.signalCannotBeCaught(signal)
+        }
+        guard !synchronousFaultSignals.contains(signal) else {
+            throw NotificationBridgeError.synchronousFaultSignal(signal)
         }
     }
 }
