@@ -22,6 +22,9 @@ import Darwin
 /// restored exactly. The kernel merges signals that arrive faster than they are handled, so a
 /// burst of identical signals yields at least one post, not one post per signal.
 ///
+/// Synchronous fault signals (`synchronousFaultSignals`) are refused: catching them would turn a
+/// crash into a hang.
+///
 /// On Linux, dispatch's own C handler forwards a watched signal to its event thread and, as a side
 /// effect, leaves the thread that first caught it with most signals blocked.
 // @unchecked Sendable: `subscriptions` is only touched while holding `lock`; everything else is
@@ -54,6 +57,10 @@ public final class NotificationBridge: @unchecked Sendable {
     private let registry: SignalRegistry
 
     /// Serialises access to `subscriptions`.
+    ///
+    /// Lock order: a leaf. Nothing else is taken while it is held: subscriptions are cancelled only
+    /// after it is released, and it is never taken while `PostingCoordinator`'s lock or a lock of
+    /// the signal registry is held.
     private let lock = NSLock()
 
     // guarded by `lock`: every subscription that is still active, by identity.
@@ -135,7 +142,10 @@ public final class NotificationBridge: @unchecked Sendable {
         return try start(name, trigger: .timer(delay: delay, interval: nil, leeway: leeway))
     }
 
-    /// Cancels every active subscription of this bridge; when it returns none of them posts again.
+    /// Cancels every active subscription of this bridge, each as `NotificationBridgeSubscription`'s
+    /// `cancel()` does: when it returns none of them posts again, except for a post that `cancel()`
+    /// does not wait for (one running on the calling thread, or one whose thread is waiting in a
+    /// cancel for a post on the calling thread).
     public func cancelAll() {
         let cancelled: [NotificationBridgeSubscription] = lock.withLock {
             let all = Array(subscriptions.values)

@@ -4,48 +4,6 @@ import Testing
 
 @testable import NotificationBridge
 
-/// A value several threads read and write, guarded by a lock.
-// @unchecked Sendable: `value` is only touched while holding `lock`.
-final class Guarded<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    // guarded by `lock`
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func get() -> Value {
-        lock.withLock { value }
-    }
-
-    func set(_ newValue: Value) {
-        lock.withLock { value = newValue }
-    }
-
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}
-
-/// Runs `body` on a thread of its own, so that a test never blocks one of Swift Testing's
-/// cooperative threads with a call that may block.
-func onOwnThread(_ body: @escaping @Sendable () -> Void) {
-    Thread { body() }.start()
-}
-
-/// Spins (on a posting thread, never a cooperative one) until `condition` holds or `timeout`
-/// passes; returns whether it held.
-func spinUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(20)
-    }
-    return true
-}
-
 /// One round of two bridges whose observers cancel each other's subscription: both observers
 /// first wait until both posts are in progress, so the two cancels always overlap.
 // @unchecked Sendable: every mutable property is only touched while holding `lock`.
@@ -55,6 +13,8 @@ private final class CrossCancelRound: @unchecked Sendable {
     private var subscriptions: [NotificationBridgeSubscription?] = [nil, nil]
     // guarded by `lock`: whether side i's observer has started handling a post.
     private var entered = [false, false]
+    // guarded by `lock`: whether side i's observer has called cancel.
+    private var cancelling = [false, false]
     // guarded by `lock`: whether side i's observer has returned from its first post.
     private var finished = [false, false]
     // guarded by `lock`: whether side i's cancel returned only after the other side's post ended.
@@ -90,15 +50,19 @@ private final class CrossCancelRound: @unchecked Sendable {
             lock.withLock { problems.append("side \(side): the other post never started") }
             return
         }
+        lock.withLock { cancelling[side] = true }
         if useCancelAll {
             bridges[other].cancelAll()
         } else {
             target.cancel()
         }
-        lock.withLock {
-            waitedForTheOther[side] = finished[other]
-            finished[side] = true
+        lock.withLock { waitedForTheOther[side] = finished[other] }
+        // Stay in the post until the other side has called cancel too, so that a cancel that
+        // wrongly returned without waiting is seen returning before the other post ended.
+        if !spinUntil({ lock.withLock { cancelling[other] } }) {
+            lock.withLock { problems.append("side \(side): the other side never cancelled") }
         }
+        lock.withLock { finished[side] = true }
     }
 
     /// Whether both observers have returned from their first post.
@@ -142,7 +106,8 @@ struct CancelFromObserverTests {
             }
             let outcome = state.outcome
             #expect(outcome.problems.isEmpty, "round \(round): \(outcome.problems)")
-            // Only the cancel that would close the cycle returns without waiting.
+            // The first cancel waits for the other post to end; only the one that would close the
+            // circle returns without waiting (while the first is still blocked in its post).
             if outcome.waited.compactMap({ $0 }).filter({ $0 }).count == 1 {
                 roundsWhereExactlyOneWaited += 1
             }
@@ -243,34 +208,36 @@ struct CancelFromObserverTests {
         #expect(cancelReturnedAfterThePost.get() == true)
     }
 
-    /// A cancel from an observer of the subscription's own post returns at once: the post in
-    /// progress still reaches the observers after it, and no later post begins.
+    /// A cancel from an observer of the subscription's own post returns at once (waiting for the
+    /// post it is part of would never end): that post still reaches every observer, and no later
+    /// post begins. (NotificationCenter does not promise an order among observers.)
     @Test
-    func cancelFromItsOwnObserverReturnsAtOnceAndLaterObserversStillGetThatPost() async throws {
+    func cancelFromItsOwnObserverReturnsAtOnce_everyObserverStillGetsThatPostAndNoLaterOne() async throws {
         let center = NotificationCenter()
         let recorder = PostRecorder(center: center)
         let bridge = NotificationBridge(center: center)
         let name = Notification.Name("CancelFromObserverTests.own")
         let subscription = Guarded<NotificationBridgeSubscription?>(nil)
         let cancelReturned = Guarded(0)
-        let seenAfterTheCancel = Guarded(0)
+        let otherObserverPosts = Guarded(0)
         let cancelling = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            guard let own = spinUntil({ subscription.get() != nil }) ? subscription.get() : nil else { return }
+            guard spinUntil({ subscription.get() != nil }), let own = subscription.get() else { return }
             own.cancel()
             cancelReturned.mutate { $0 += 1 }
         }
         defer { center.removeObserver(cancelling) }
-        let later = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            if cancelReturned.get() > 0 { seenAfterTheCancel.mutate { $0 += 1 } }
+        let other = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+            otherObserverPosts.mutate { $0 += 1 }
         }
-        defer { center.removeObserver(later) }
+        defer { center.removeObserver(other) }
         subscription.set(try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero))
 
-        #expect(await waitUntil { cancelReturned.get() == 1 && seenAfterTheCancel.get() == 1 })
+        #expect(await waitUntil { cancelReturned.get() == 1 && otherObserverPosts.get() == 1 })
         let witness = try bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
         #expect(await waitUntil { recorder.count(.witness) >= 10 })
         witness.cancel()
         #expect(recorder.count(name) == 1)
         #expect(cancelReturned.get() == 1)
+        #expect(otherObserverPosts.get() == 1)
     }
 }
