@@ -91,7 +91,8 @@ public final class NotificationBridgeSubscription: @unchecked Sendable {
     /// progress on another thread, so that nothing posts after it returns, except where that wait
     /// could never end (see the type's documentation): a post on the calling thread, or one whose
     /// thread waits in a cancel for a post on the calling thread. Calling it again does nothing
-    /// more than wait the same way.
+    /// more than wait the same way. Do not call it while holding a lock (or blocking a queue) that
+    /// an observer of this subscription's notifications needs.
     public func cancel() {
         let caller = PostingThread.current
         let cancellation = coordinator.withLock { lifecycle.cancel(from: caller) }
