@@ -23,12 +23,15 @@ let package = Package(
         // Test-only: a program that makes the store's documented programming errors, run as a
         // child process by `StorePreconditionTests` (and built with `-c release` in CI).
         .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana"], path: "Tests/PreconditionProbe"),
+        // Test-only: subscribes to the signals it is given, then crashes; run as a child process by
+        // `FaultSignalProbeTests` (NotificationBridgeTests).
+        .executableTarget(name: "notification-bridge-fault-probe", dependencies: ["NotificationBridge"], path: "Tests/BridgeFaultProbe"),
         .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
         .testTarget(
             name: "NotificationBridgeTests",
-            dependencies: ["NotificationBridge", "KatanaObservers", "SignalTestSupport"]
+            dependencies: ["NotificationBridge", "KatanaObservers", "SignalTestSupport", "notification-bridge-fault-probe"]
         ),
         // Test-only (not a product): process-wide exclusive access to signals, shared by every
         // test target that sends signals or changes dispositions, since all run in one process.

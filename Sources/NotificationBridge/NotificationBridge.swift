@@ -22,6 +22,9 @@ import Darwin
 /// restored exactly. The kernel merges signals that arrive faster than they are handled, so a
 /// burst of identical signals yields at least one post, not one post per signal.
 ///
+/// Synchronous fault signals (`synchronousFaultSignals`) are refused: catching them would turn a
+/// crash into a hang.
+///
 /// On Linux, dispatch's own C handler forwards a watched signal to its event thread and, as a side
 /// effect, leaves the thread that first caught it with most signals blocked.
 // @unchecked Sendable: `subscriptions` is only touched while holding `lock`; everything else is
@@ -39,6 +42,11 @@ public final class NotificationBridge: @unchecked Sendable {
     /// The signal numbers this platform knows: 1 up to, but excluding, the platform's signal count.
     public static let validSignals: Range<Int32> = 1..<Int32(NSIG)
 
+    /// The signals that report a fault in the thread that caused it (bad memory access, illegal
+    /// or trap instruction, arithmetic error). The bridge refuses them: a process that catches one
+    /// goes back to the faulting instruction and faults again forever instead of crashing.
+    public static let synchronousFaultSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP]
+
     /// Where the notifications are posted.
     public let center: NotificationCenter
 
@@ -49,6 +57,10 @@ public final class NotificationBridge: @unchecked Sendable {
     private let registry: SignalRegistry
 
     /// Serialises access to `subscriptions`.
+    ///
+    /// Lock order: a leaf. Nothing else is taken while it is held: subscriptions are cancelled only
+    /// after it is released, and it is never taken while `PostingCoordinator`'s lock or a lock of
+    /// the signal registry is held.
     private let lock = NSLock()
 
     // guarded by `lock`: every subscription that is still active, by identity.
@@ -73,8 +85,8 @@ public final class NotificationBridge: @unchecked Sendable {
     }
 
     /// Posts `name` every time the process receives `signal`, with the signal number under
-    /// `signalKey`. Throws `NotificationBridgeError` for a signal that does not exist or cannot
-    /// be caught.
+    /// `signalKey`. Throws `NotificationBridgeError` for a signal that does not exist, cannot be
+    /// caught, or is one of `synchronousFaultSignals`.
     @discardableResult
     public func post(_ name: Notification.Name, onSignal signal: Int32) throws
         -> NotificationBridgeSubscription
@@ -84,7 +96,8 @@ public final class NotificationBridge: @unchecked Sendable {
 
     /// Posts `name` every time the process receives any of `signals`, with the signal number that
     /// arrived under `signalKey`. Throws `NotificationBridgeError` when the list is empty or a
-    /// signal does not exist or cannot be caught; nothing is installed in that case.
+    /// signal does not exist, cannot be caught, or is one of `synchronousFaultSignals`; the error
+    /// names the first such signal in the list, and none of the signals is subscribed.
     @discardableResult
     public func post(_ name: Notification.Name, onSignals signals: [Int32]) throws
         -> NotificationBridgeSubscription
@@ -129,7 +142,10 @@ public final class NotificationBridge: @unchecked Sendable {
         return try start(name, trigger: .timer(delay: delay, interval: nil, leeway: leeway))
     }
 
-    /// Cancels every active subscription of this bridge; when it returns none of them posts again.
+    /// Cancels every active subscription of this bridge, each as `NotificationBridgeSubscription`'s
+    /// `cancel()` does: when it returns none of them posts again, except for a post that `cancel()`
+    /// does not wait for (one running on the calling thread, or one whose thread is waiting in a
+    /// cancel for a post on the calling thread).
     public func cancelAll() {
         let cancelled: [NotificationBridgeSubscription] = lock.withLock {
             let all = Array(subscriptions.values)
@@ -176,6 +192,9 @@ public final class NotificationBridge: @unchecked Sendable {
         }
         guard signal != SIGKILL, signal != SIGSTOP else {
             throw NotificationBridgeError.signalCannotBeCaught(signal)
+        }
+        guard !synchronousFaultSignals.contains(signal) else {
+            throw NotificationBridgeError.synchronousFaultSignal(signal)
         }
     }
 }

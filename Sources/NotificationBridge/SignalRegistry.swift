@@ -46,9 +46,13 @@ final class SignalRegistry: @unchecked Sendable {
     private let deliveryQueue = DispatchQueue(label: "NotificationBridge.SignalRegistry.delivery")
 
     /// Serialises taking signals over and giving them back (held while waiting for dispatch).
+    ///
+    /// Lock order: `setupLock`, then `lock`. Neither is held while a listener runs, and no lock of a
+    /// bridge or of `PostingCoordinator` is taken while either is held (a cancel releases its
+    /// subscription's listeners after letting go of those).
     private let setupLock = NSLock()
 
-    /// Guards the listener lists; only ever held briefly.
+    /// Guards the listener lists; only ever held briefly. Lock order: see `setupLock`.
     private let lock = NSLock()
 
     // guarded by `lock`

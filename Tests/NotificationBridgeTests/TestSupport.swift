@@ -25,6 +25,48 @@ func waitUntil(
     return true
 }
 
+/// A value several threads read and write, guarded by a lock.
+// @unchecked Sendable: `value` is only touched while holding `lock`.
+final class Guarded<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    // guarded by `lock`
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func get() -> Value {
+        lock.withLock { value }
+    }
+
+    func set(_ newValue: Value) {
+        lock.withLock { value = newValue }
+    }
+
+    @discardableResult
+    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
+    }
+}
+
+/// Runs `body` on a thread of its own, so that a test never blocks one of Swift Testing's
+/// cooperative threads with a call that may block.
+func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+    Thread { body() }.start()
+}
+
+/// Spins (on a posting thread, never a cooperative one) until `condition` holds or `timeout`
+/// passes; returns whether it held.
+func spinUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        usleep(20)
+    }
+    return true
+}
+
 /// What a test needs to know about one posted notification.
 struct RecordedPost: Sendable {
     let name: Notification.Name
