@@ -67,6 +67,17 @@ func registerUpdaterBenchmarks() {
         dispatchBurst(to: BenchStore(interceptors: [observer]), count: count, benchmark: benchmark)
     }
 
+    // The same 100 unchanged fields watched by key-path listeners (`addListener(of:)`) instead of
+    // rules: each reads and compares its value for every change, on the listener executor; the
+    // updaters' promises wait for them, so the burst is timed until every call has been made.
+    Benchmark("Updaters: 100 key-path listeners (none called) \(ops(count))", configuration: Configurations.burst()) { benchmark in
+        let store = BenchStore()
+        for keyPath in BenchState.unchangedStoredFields {
+            store.addListener(of: keyPath) { _, _ in }
+        }
+        dispatchBurst(to: store, count: count, benchmark: benchmark)
+    }
+
     let dispatchRules = nonMatchingDispatchRules(Never.self, count: 100)
     Benchmark("Updaters: observer with 100 OnDispatch rules for other types \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let observer = ObserverInterceptor.observe {

@@ -6,7 +6,7 @@ import KatanaObservers
 // A plain program running one benchmark workload, without the benchmark harness, for profilers:
 //   perf record -g .build/release/KatanaProfile updaters 1000000
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
-// Workloads: updaters, interceptors, onchange, onchange-stored, listeners, sideeffects, asyncsideeffects,
+// Workloads: updaters, interceptors, onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
 // roundtrip; and producer, which times the dispatching thread and the store's queue separately (the
 // queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
 let arguments = CommandLine.arguments.dropFirst()
@@ -42,6 +42,13 @@ case "onchange-stored":
         }
     }
     burst(BenchStore(interceptors: [observer]))
+case "keypath-listeners":
+    // The same 100 unchanged stored fields as onchange-stored, watched by key-path listeners.
+    let store = BenchStore()
+    for keyPath in BenchState.unchangedStoredFields {
+        store.addListener(of: keyPath) { _, _ in }
+    }
+    burst(store)
 case "listeners":
     let store = BenchStore()
     let done = DispatchSemaphoreBox()

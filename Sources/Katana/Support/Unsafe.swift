@@ -6,7 +6,21 @@ import Glibc
 /// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
 /// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark); everything else in the module
 /// is safe Swift.
+@usableFromInline
 enum Unsafe {
+    // MARK: - Reading one value of a state in place
+
+    /// The value at `offset` bytes into `root`, read in place instead of through a key path.
+    ///
+    /// Invariant: `offset` is `MemoryLayout<Root>.offset(of: keyPath)` for a key path to a `Value`
+    /// (a path of stored properties only), so a `Value` lives there.
+    @inlinable @inline(__always)
+    static func load<Root, Value>(_ type: Value.Type, at offset: Int, in root: Root) -> Value {
+        withUnsafePointer(to: root) { pointer in
+            UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
     // MARK: - Known dynamic types
 
     /// `object` as a `T`, without a checked cast.

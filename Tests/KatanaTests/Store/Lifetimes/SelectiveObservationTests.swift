@@ -75,6 +75,17 @@ private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "
         #expect(calls.values == expectedPhases.map(\.description))
     }
 
+    @Test func aKeyPathThroughAComputedProperty_isReadThroughTheKeyPath() async throws {
+        let store = makeObservedStore()
+        let lengths = Recorder<String>()
+        // `String.count` has no fixed place in the state: the value is read through the key path.
+        #expect(MemoryLayout<ObservedState>.offset(of: \ObservedState.phase.count) == nil)
+        store.addListener(of: \.phase.count) { old, new in lengths.append("\(old)→\(new)") }
+        try await dispatchThousandUpdates(to: store)
+        // "starting" → "running" (8 → 7), → "draining" (7 → 8), → "stopped" (8 → 7).
+        #expect(lengths.values == ["8→7", "7→8", "8→7"])
+    }
+
     @Test func aKeyPathListener_stopsWhenUnsubscribed() throws {
         let store = makeObservedStore()
         let calls = Counter()
