@@ -30,3 +30,8 @@ public typealias StoreInterceptorNext = @Sendable (any Dispatchable) throws -> V
 /// after `next` returns may still be running when the dispatcher sees the promise fulfilled.
 public typealias StoreInterceptor = @Sendable (_ context: any AnySideEffectContext)
     -> (_ next: @escaping StoreInterceptorNext) -> StoreInterceptorNext
+
+/// Starts a task that runs `operation` (an ``AsyncSideEffect``'s body and the settling of its
+/// promise) and returns it, so that the store can cancel it; see
+/// `Store.Configuration.asyncSideEffectTaskStarter`.
+public typealias AsyncSideEffectTaskStarter = @Sendable (_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>

@@ -54,7 +54,8 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
             label: "Katana.Store<\(typeName(S.self))>",
             listenerExecutor: configuration.listenersAsyncProvider,
             tracer: configuration.signpostLogger,
-            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts
+            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
+            asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter
         )
         let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
             guard let engine else {

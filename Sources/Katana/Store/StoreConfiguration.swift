@@ -14,18 +14,25 @@ extension Store {
         /// give the memory the burst freed back to the system (on Linux, where glibc otherwise keeps
         /// it resident; see README, "Performance and reliability"). Default: true.
         public let releasesMemoryAfterBursts: Bool
+        /// Starts the task each ``AsyncSideEffect`` runs in, when set: for tools that run side
+        /// effects on an executor of their own (`KatanaTesting`'s test clock, which knows when every
+        /// side effect has suspended). Default: nil, and the store starts the task itself, running it
+        /// on the side-effect worker until it first suspends.
+        public let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
 
         /// Creates a configuration; every parameter has a default that works without a run loop.
         public init(
             stateInitializerAsyncProvider: any Executor = ImmediateExecutor(),
             listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
             signpostLogger: SignpostLogger? = nil,
-            releasesMemoryAfterBursts: Bool = true
+            releasesMemoryAfterBursts: Bool = true,
+            asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil
         ) {
             self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
             self.listenersAsyncProvider = listenersAsyncProvider
             self.signpostLogger = signpostLogger
             self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
+            self.asyncSideEffectTaskStarter = asyncSideEffectTaskStarter
         }
 
         /// The default listener executor of this platform (see ``listenersAsyncProvider``).

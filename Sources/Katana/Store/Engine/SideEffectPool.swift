@@ -29,6 +29,8 @@ final class SideEffectPool: @unchecked Sendable {
     private let chain: InterceptorChain?
     private let classify: @Sendable (any Dispatchable) -> ItemKind
     private let handOff: @Sendable (Envelope) -> Void
+    /// Starts async side effects' tasks instead of the pool, when the configuration gives one.
+    private let taskStarter: AsyncSideEffectTaskStarter?
 
     /// A pool for side effects run with `context`, through `chain` when there is one. `classify`
     /// tells what an interceptor passed on in place of a side effect, and `handOff` sends it to
@@ -38,8 +40,10 @@ final class SideEffectPool: @unchecked Sendable {
         tracer: SignpostLogger?,
         chain: InterceptorChain?,
         classify: @escaping @Sendable (any Dispatchable) -> ItemKind,
-        handOff: @escaping @Sendable (Envelope) -> Void
+        handOff: @escaping @Sendable (Envelope) -> Void,
+        taskStarter: AsyncSideEffectTaskStarter? = nil
     ) {
+        self.taskStarter = taskStarter
         self.context = context
         self.tracer = tracer
         self.chain = chain
@@ -220,7 +224,9 @@ final class SideEffectPool: @unchecked Sendable {
             envelope.promise?.settle(erased: outcome, replacing: envelope.item)
         }
         let task: Task<Void, Never>
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        if let taskStarter {
+            task = taskStarter(operation)
+        } else if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             task = Task.immediate { await operation() }
         } else {
             task = Task { await operation() }

@@ -44,7 +44,8 @@ extension StoreEngine {
             tracer: tracer,
             chain: chain,
             classify: { item in ItemKind.classify(item, storeState: S.self) },
-            handOff: handOff
+            handOff: handOff,
+            taskStarter: asyncSideEffectTaskStarter
         )
         sideEffectPool.withLock { $0 = pool }
         // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.

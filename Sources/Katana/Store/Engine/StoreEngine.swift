@@ -50,17 +50,26 @@ import Dispatch
     let tracer: SignpostLogger?
     /// Whether drains report what they handled to ``MemoryRelease``.
     let releasesMemoryAfterBursts: Bool
+    /// Starts async side effects' tasks, when the configuration gives one.
+    let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
 
     /// How many waiting items a thread blocked on a promise looks through for that promise's item.
     private static var helpingSearchLimit: Int { 64 }
 
-    init(label: String, listenerExecutor: any Executor, tracer: SignpostLogger?, releasesMemoryAfterBursts: Bool) {
+    init(
+        label: String,
+        listenerExecutor: any Executor,
+        tracer: SignpostLogger?,
+        releasesMemoryAfterBursts: Bool,
+        asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil
+    ) {
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor)
         self.tracer = tracer
         self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
+        self.asyncSideEffectTaskStarter = asyncSideEffectTaskStarter
         directoryNumber = EngineDirectory.newNumber()
         EngineDirectory.register(self, as: directoryNumber)
         if let queue = listenerExecutor as? DispatchQueue {
