@@ -65,6 +65,7 @@ struct SwiftFlowAnswer: ReturningSideEffect {
 }
 
 /// A plain side effect that records that it ran.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 struct SwiftFlowProbeSideEffect: SideEffect {
     let ran: Recorder<String>
     func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
@@ -80,6 +81,7 @@ func swiftFlowSubscriptions(of store: LegacyStore) -> Int {
 
 /// Waits until every change dispatched so far has reached the store's listeners (and so its Swift Flow
 /// subscribers): a listener added now is called after the ones queued before it.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 func drainListeners(of store: LegacyStore) throws {
     let probe = Recorder<Int>()
     let unsubscribe = store.addListener { _, _ in probe.append(1) }
