@@ -89,8 +89,3 @@ func drainListeners(of store: LegacyStore) throws {
     try store.dispatch(Barrier()).wait(timeout: .seconds(10))
     _ = eventually { !probe.values.isEmpty }
 }
-
-/// Runs the Swift Flow scenarios: a type that is not deprecated, whose scenario methods come from the
-/// deprecated protocol extensions, so tests call them without deprecation warnings.
-struct SwiftFlowScenarioRunner: SwiftFlowSubscriberScenarios, SwiftFlowDispatchScenarios,
-    ExistentialDispatchScenarios, MigrationGuideSwiftFlowScenarios {}
