@@ -3,6 +3,7 @@ import KatanaLegacy
 import Testing
 
 /// The source of the links: adds to the counter.
+@available(*, deprecated, message: "Exercises the deprecated ActionLinker")
 struct Score: LegacyStateAction {
     let points: Int
     func update(_ state: inout LegacyState) {
@@ -12,6 +13,7 @@ struct Score: LegacyStateAction {
 }
 
 /// Linked to `Score`: records the counter before and after the source, and the source's points.
+@available(*, deprecated, message: "Exercises the deprecated ActionLinker")
 struct RecordScore: LinkeableAction, LegacyStateAction {
     let entry: String
 
@@ -28,6 +30,7 @@ struct RecordScore: LinkeableAction, LegacyStateAction {
 }
 
 /// Linked to `Score`, but only when the counter crosses 10: otherwise its initialiser returns nil.
+@available(*, deprecated, message: "Exercises the deprecated ActionLinker")
 struct CrossedTen: LinkeableAction, LegacyStateAction {
     init?(oldState: State, newState: State, sourceAction: Action) {
         guard let old = oldState as? LegacyState, let new = newState as? LegacyState, old.counter < 10, new.counter >= 10 else {
@@ -41,6 +44,7 @@ struct CrossedTen: LinkeableAction, LegacyStateAction {
 }
 
 /// A second unconditional link, to check the order of links.
+@available(*, deprecated, message: "Exercises the deprecated ActionLinker")
 struct Applaud: LinkeableAction, LegacyStateAction {
     init?(oldState: State, newState: State, sourceAction: Action) {}
     func update(_ state: inout LegacyState) {
@@ -49,6 +53,7 @@ struct Applaud: LinkeableAction, LegacyStateAction {
 }
 
 @Suite struct ActionLinkerTests {
+    @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
     private func makeLinkedStore() -> LegacyStore {
         let links = [
             ActionLinks(source: Score.self, links: [RecordScore.self, CrossedTen.self]),
@@ -57,6 +62,7 @@ struct Applaud: LinkeableAction, LegacyStateAction {
         return makeStore(interceptors: [middlewareToInterceptor(ActionLinker.middleware(for: links))])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
     @Test func linkedActions_areCreatedWithTheOldAndNewState_andDispatchedAfterTheirSource() throws {
         let store = makeLinkedStore()
         try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
@@ -64,6 +70,7 @@ struct Applaud: LinkeableAction, LegacyStateAction {
         #expect(store.state.log == ["score 4", "recorded 0->4 (+4)", "applaud"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
     @Test func failableLinks_thatReturnNil_areSkipped() throws {
         let store = makeLinkedStore()
         try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
@@ -78,6 +85,7 @@ struct Applaud: LinkeableAction, LegacyStateAction {
         #expect(store.state.log.filter { $0 == "crossed ten" }.count == 1)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
     @Test func itemsThatAreNotSources_passThroughUntouched() throws {
         let store = makeLinkedStore()
         try store.dispatch(AppendUpdater(tag: "modern")).wait(timeout: .seconds(10))
@@ -86,6 +94,7 @@ struct Applaud: LinkeableAction, LegacyStateAction {
         #expect(store.state.log == ["modern", "legacy"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
     @Test func actionLinks_keepTheirSourceAndLinks() {
         let links = ActionLinks(source: Score.self, links: [RecordScore.self, Applaud.self])
         #expect(ObjectIdentifier(links.source) == ObjectIdentifier(Score.self))

@@ -3,6 +3,7 @@ import KatanaLegacy
 import Testing
 
 @Suite struct ActionLoggerTests {
+    @available(*, deprecated, message: "Exercises the deprecated ActionLogger")
     @Test func logger_writesEveryItemNotInTheBlackList_inOrder() throws {
         let lines = Recorder<String>()
         let logger = ActionLogger.middleware(blackList: [AddAction.self]) { lines.append($0) }

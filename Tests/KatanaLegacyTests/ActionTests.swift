@@ -4,6 +4,7 @@ import KatanaLegacy
 import Testing
 
 @Suite struct ActionTests {
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func action_updatesTheStateAndResolvesItsPromise() throws {
         let store = makeStore()
         try store.dispatch(AddAction(amount: 3)).wait(timeout: .seconds(10))
@@ -13,6 +14,7 @@ import Testing
         #expect(store.state.counter == 7)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func actions_andModernUpdaters_runInDispatchOrder() throws {
         let store = makeStore()
         var expected: [String] = []
@@ -29,6 +31,7 @@ import Testing
         #expect(store.state.log == expected)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func actions_dispatchedFromManyThreads_areEachAppliedOnce() throws {
         let store = makeStore()
         DispatchQueue.concurrentPerform(iterations: 200) { _ in
@@ -38,6 +41,7 @@ import Testing
         #expect(store.state.counter == 200)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func action_callsTypedAndZeroArgumentListeners() throws {
         let store = makeStore()
         let changes = Recorder<[Int]>()
@@ -53,6 +57,7 @@ import Testing
         #expect(pings.values.count == 2)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func action_returningAStateOfTheWrongType_isRejectedWithKatanaError() throws {
         let store = makeStore(initial: LegacyState(counter: 9))
         do {
@@ -72,6 +77,7 @@ import Testing
         #expect(store.state.counter == 10)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated Action")
     @Test func action_dispatchedThroughAnyStore_isHandled() throws {
         let store = makeStore()
         let erased: any AnyStore = store

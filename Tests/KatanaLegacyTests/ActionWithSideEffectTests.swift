@@ -11,6 +11,7 @@ struct SideEffectCall: Sendable, Equatable {
 }
 
 /// Adds to the counter, then records the states around its own update and dispatches `follow` (if any).
+@available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 struct AddAndRecord: ActionWithSideEffect, LegacyStateAction {
     let amount: Int
     let expectedDependencies: LegacyDependencies?
@@ -43,6 +44,7 @@ struct AddAndRecord: ActionWithSideEffect, LegacyStateAction {
 }
 
 /// Returns a state of the wrong type; its side effect must never run.
+@available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 struct WrongStateWithSideEffect: ActionWithSideEffect {
     let recorder: Recorder<Int>
     func updatedState(currentState: State) -> State {
@@ -54,6 +56,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
 }
 
 @Suite struct ActionWithSideEffectTests {
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_runsOnceAfterTheUpdate_withThePreviousAndNewState() throws {
         let store = makeStore(initial: LegacyState(counter: 10))
         let recorder = Recorder<SideEffectCall>()
@@ -68,6 +71,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect(second.values == [SideEffectCall(previousCounter: 15, currentCounter: 16, dependenciesMatch: false)])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_seesTheStatesAroundItsOwnUpdate_evenWhenMoreUpdatesFollowAtOnce() throws {
         let store = makeStore()
         let recorder = Recorder<SideEffectCall>()
@@ -82,6 +86,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect(store.state.counter == 157)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_dispatch_dispatchesFurtherActionsAfterTheSource() throws {
         let store = makeStore()
         let recorder = Recorder<SideEffectCall>()
@@ -90,6 +95,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect(eventually { store.state.log == ["add 2", "followed"] })
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_dispatch_goesThroughTheStoreInterceptors() throws {
         let seen = Recorder<String>()
         let spy: StoreInterceptor = { _ in { next in { item in
@@ -104,6 +110,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect(seen.values.first?.hasSuffix("AddAndRecord") == true)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_doesNotRun_whenTheUpdateIsRejected() throws {
         let store = makeStore()
         let recorder = Recorder<Int>()
@@ -117,6 +124,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
         #expect(recorder.values.isEmpty)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_dependencies_areTheStoresContainer_builtWithThe2xInitialiser() throws {
         let store = makeStore()
         // The container's 2.x `dispatch` reaches the store, and its `getState` reads it.
@@ -127,6 +135,7 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
 }
 
 /// A legacy side effect that dispatches a modern updater and a modern side effect.
+@available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 struct DispatchesModernItems: ActionWithSideEffect, LegacyStateAction {
     func update(_ state: inout LegacyState) {
         state.log.append("legacy")
@@ -139,6 +148,7 @@ struct DispatchesModernItems: ActionWithSideEffect, LegacyStateAction {
 }
 
 /// A modern side effect that appends its tag through an updater.
+@available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 struct AppendLater: SideEffect {
     let tag: String
     func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
@@ -147,6 +157,7 @@ struct AppendLater: SideEffect {
 }
 
 @Suite struct LegacyDispatchOfModernItemsTests {
+    @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
     @Test func sideEffect_dispatch_acceptsModernUpdatersAndSideEffects() throws {
         let store = makeStore()
         try store.dispatch(DispatchesModernItems()).wait(timeout: .seconds(10))

@@ -3,6 +3,7 @@ import KatanaLegacy
 import Testing
 
 /// A 2.x async action: loading asks the backend (in its side effect) and dispatches completion or failure.
+@available(*, deprecated, message: "Exercises the deprecated AsyncAction")
 struct DownloadItems: AsyncAction, ActionWithSideEffect {
     var state: AsyncActionState = .loading
     var query: String
@@ -61,6 +62,7 @@ struct DownloadItems: AsyncAction, ActionWithSideEffect {
 }
 
 /// An async action with no progress function of its own and no side effect.
+@available(*, deprecated, message: "Exercises the deprecated AsyncAction")
 struct Toggle: AsyncAction {
     var state: AsyncActionState = .loading
 
@@ -76,6 +78,7 @@ struct Toggle: AsyncAction {
 }
 
 @Suite struct AsyncActionTests {
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_loadingRunsTheSideEffect_whichDispatchesProgressAndCompletion() throws {
         let store = makeStore()
         let runs = Recorder<String>()
@@ -92,6 +95,7 @@ struct Toggle: AsyncAction {
         #expect(runs.values == ["loading"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_failure_usesTheFailedUpdate() throws {
         let store = makeStore()
         let runs = Recorder<String>()
@@ -101,6 +105,7 @@ struct Toggle: AsyncAction {
         #expect(runs.values == ["loading"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_sideEffectRunsOnlyWhenDispatchedInTheLoadingState() throws {
         let store = makeStore()
         let runs = Recorder<String>()
@@ -117,6 +122,7 @@ struct Toggle: AsyncAction {
         #expect(runs.values == ["loading"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_eachStateUsesItsOwnUpdate_andProgressDefaultsToNoChange() throws {
         let store = makeStore()
         let toggle = Toggle()
@@ -127,6 +133,7 @@ struct Toggle: AsyncAction {
         #expect(store.state.log == ["loading", "completed", "failed"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_derivedActions_keepTheLoadingPayload_andChangeOnlyTheState() {
         let runs = Recorder<String>()
         let loading = DownloadItems(query: "be", sideEffectRuns: runs)
@@ -143,6 +150,7 @@ struct Toggle: AsyncAction {
         #expect(progress.state.progressPercentage == 0.75)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncActionState_equality_percentage_andDescription() {
         #expect(AsyncActionState.loading == .loading)
         #expect(AsyncActionState.progress(percentage: 0.5) == .progress(percentage: 0.5))
@@ -154,6 +162,7 @@ struct Toggle: AsyncAction {
         #expect(AsyncActionState.failed.debugDescription == "failed")
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_debugDescription_isTheTypeNameFollowedByTheAsyncState() {
         let toggle = Toggle()
         let typeName = String(reflecting: Toggle.self)

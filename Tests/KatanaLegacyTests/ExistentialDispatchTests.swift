@@ -3,44 +3,9 @@ import KatanaLegacy
 import Testing
 
 // `store.dispatch(item)` with `item: any Dispatchable`, as Katana 3.x allowed (deprecated: anyDispatch).
-// Swift Testing refuses deprecated tests: each test calls its scenario through a protocol requirement,
-// and the scenarios live in a deprecated extension of that protocol, so nothing warns.
 @Suite struct ExistentialDispatchTests {
-    private let scenarios: any ExistentialDispatchScenarios = SwiftFlowScenarioRunner()
-
+    @available(*, deprecated, message: "Exercises the deprecated existential dispatch")
     @Test func existentialDispatch_ofAStateUpdater_updatesTheState_andSettlesWithVoid() throws {
-        try scenarios.existentialDispatch_ofAStateUpdater_updatesTheState_andSettlesWithVoid()
-    }
-
-    @Test func existentialDispatch_ofSideEffects_runsThem_andCarriesTheirValue() throws {
-        try scenarios.existentialDispatch_ofSideEffects_runsThem_andCarriesTheirValue()
-    }
-
-    @Test func existentialDispatch_returnsWhatAnyDispatchReturns_andRejectsBadItems() throws {
-        try scenarios.existentialDispatch_returnsWhatAnyDispatchReturns_andRejectsBadItems()
-    }
-
-    @Test func concreteItems_stillGetTheTypedOverloadsAndPromises() throws {
-        try scenarios.concreteItems_stillGetTheTypedOverloadsAndPromises()
-    }
-
-    @Test func dispatchThroughAnAnyStore_dispatchesAnyItem() throws {
-        try scenarios.dispatchThroughAnAnyStore_dispatchesAnyItem()
-    }
-}
-
-/// The scenarios of ``ExistentialDispatchTests``, one per test.
-protocol ExistentialDispatchScenarios: Sendable {
-    func existentialDispatch_ofAStateUpdater_updatesTheState_andSettlesWithVoid() throws
-    func existentialDispatch_ofSideEffects_runsThem_andCarriesTheirValue() throws
-    func existentialDispatch_returnsWhatAnyDispatchReturns_andRejectsBadItems() throws
-    func concreteItems_stillGetTheTypedOverloadsAndPromises() throws
-    func dispatchThroughAnAnyStore_dispatchesAnyItem() throws
-}
-
-@available(*, deprecated)
-extension ExistentialDispatchScenarios {
-    func existentialDispatch_ofAStateUpdater_updatesTheState_andSettlesWithVoid() throws {
         let store = makeStore()
         let items: [any Dispatchable] = [AppendAction(tag: "legacy"), AppendUpdater(tag: "modern")]
         for item in items {
@@ -50,7 +15,8 @@ extension ExistentialDispatchScenarios {
         #expect(store.state.log == ["legacy", "modern"])
     }
 
-    func existentialDispatch_ofSideEffects_runsThem_andCarriesTheirValue() throws {
+    @available(*, deprecated, message: "Exercises the deprecated existential dispatch")
+    @Test func existentialDispatch_ofSideEffects_runsThem_andCarriesTheirValue() throws {
         let store = makeStore()
         let ran = Recorder<String>()
         let effect: any Dispatchable = SwiftFlowProbeSideEffect(ran: ran)
@@ -60,7 +26,8 @@ extension ExistentialDispatchScenarios {
         #expect(try store.dispatch(answer).wait(timeout: .seconds(10)) as? Int == 42)
     }
 
-    func existentialDispatch_returnsWhatAnyDispatchReturns_andRejectsBadItems() throws {
+    @available(*, deprecated, message: "Exercises the deprecated existential dispatch")
+    @Test func existentialDispatch_returnsWhatAnyDispatchReturns_andRejectsBadItems() throws {
         let store = makeStore()
         let bad: any Dispatchable = WrongStateAction()
         let promise: Promise<any Sendable> = store.dispatch(bad)
@@ -68,7 +35,8 @@ extension ExistentialDispatchScenarios {
         #expect(store.state == LegacyState())
     }
 
-    func concreteItems_stillGetTheTypedOverloadsAndPromises() throws {
+    @available(*, deprecated, message: "Exercises the deprecated existential dispatch")
+    @Test func concreteItems_stillGetTheTypedOverloadsAndPromises() throws {
         let store = makeStore()
         let updater: Promise<Void> = store.dispatch(AppendUpdater(tag: "typed"))
         try updater.wait(timeout: .seconds(10))
@@ -88,7 +56,8 @@ extension ExistentialDispatchScenarios {
         #expect(store.state.counter == 2)
     }
 
-    func dispatchThroughAnAnyStore_dispatchesAnyItem() throws {
+    @available(*, deprecated, message: "Exercises the deprecated existential dispatch")
+    @Test func dispatchThroughAnAnyStore_dispatchesAnyItem() throws {
         let store = makeStore()
         let anyStore: any AnyStore = store
         try anyStore.dispatch(AddAction(amount: 2)).wait(timeout: .seconds(10))

@@ -4,6 +4,7 @@ import KatanaLegacy
 import Testing
 
 @Suite struct LegacyStoreTests {
+    @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func legacyInitialiser_installsTheMiddlewareInOrder_andBuildsThe2xDependencies() throws {
         let recorder = Recorder<String>()
         let store = Store<LegacyState, LegacyDependencies>(
@@ -22,6 +23,7 @@ import Testing
         #expect(recorder.values.suffix(2) == ["one: AppendAction", "two: AppendAction"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func legacyInitialiser_acceptsAStateInitializer() throws {
         let store = Store<LegacyState, LegacyDependencies>(
             middleware: [],
@@ -33,6 +35,7 @@ import Testing
         #expect(store.state.counter == 42)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func legacyInitialiser_worksWithTheEmptyContainer() throws {
         let store = Store<LegacyState, EmptySideEffectDependencyContainer>(
             middleware: [], dependencies: EmptySideEffectDependencyContainer.self
@@ -41,6 +44,7 @@ import Testing
         #expect(store.state.counter == 3)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func zeroArgumentListener_isCalledAfterEveryUpdate_untilRemoved() throws {
         let store = makeStore()
         let seen = Recorder<Int>()
@@ -60,6 +64,7 @@ import Testing
         #expect(seen.values.last ?? 0 >= 2)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func legacyContainer_providesTheCoreInitialiser() throws {
         let dispatched = Recorder<String>()
         let container = LegacyDependencies(

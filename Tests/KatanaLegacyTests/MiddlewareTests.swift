@@ -3,6 +3,7 @@ import KatanaLegacy
 import Testing
 
 /// A middleware that records `name: <item>` and passes the item on.
+@available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
 func tracing(_ name: String, into recorder: Recorder<String>) -> StoreMiddleware {
     { _, _ in
         { next in
@@ -16,6 +17,7 @@ func tracing(_ name: String, into recorder: Recorder<String>) -> StoreMiddleware
 
 /// A 2.x side effect dispatched as an `ActionWithSideEffect` is still an updater; for a blocked modern
 /// side effect we need a real `SideEffect`.
+@available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
 struct NoteSideEffect: SideEffect {
     func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
         context.dispatch(AppendUpdater(tag: "side effect ran"))
@@ -23,6 +25,7 @@ struct NoteSideEffect: SideEffect {
 }
 
 @Suite struct MiddlewareTests {
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_runInTheOrderGiven_mixedWithModernInterceptors() throws {
         let recorder = Recorder<String>()
         let modern: StoreInterceptor = { _ in { next in { item in
@@ -43,6 +46,7 @@ struct NoteSideEffect: SideEffect {
         #expect(store.state.counter == 1)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_thatDoesNotCallNext_blocksTheItem() throws {
         let blockAdds: StoreMiddleware = { _, _ in
             { next in
@@ -64,6 +68,7 @@ struct NoteSideEffect: SideEffect {
         #expect(store.state.log == ["allowed"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_thatCallsNextWithAnotherItem_replacesIt() throws {
         let doubleAdds: StoreMiddleware = { _, _ in
             { next in
@@ -82,6 +87,7 @@ struct NoteSideEffect: SideEffect {
         #expect(store.state.log == ["replaced 3"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_getsTheStateAndADispatch() throws {
         let recorder = Recorder<Int>()
         // After every AddAction, reads the counter and dispatches a log line.
@@ -101,6 +107,7 @@ struct NoteSideEffect: SideEffect {
         #expect(recorder.values == [2])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_passesOnTheErrorOfALaterInterceptor() throws {
         let recorder = Recorder<String>()
         let rejecting: StoreInterceptor = { _ in { next in { item in
@@ -116,6 +123,7 @@ struct NoteSideEffect: SideEffect {
         #expect(store.state.log == ["fine"])
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
     @Test func middleware_seesModernSideEffectsToo() throws {
         let recorder = Recorder<String>()
         let store = makeStore(interceptors: [middlewareToInterceptor(tracing("m", into: recorder))])

@@ -97,7 +97,7 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
         }
         let configuration = executor.map { BridgedStore.Configuration(stateInitializerAsyncProvider: $0) } ?? .init()
         let store = BridgedStore(
-            interceptors: [probing, observer, middlewareToInterceptor { _, _ in { next in { next($0) } } }],
+            interceptors: [probing, observer, legacyParts.middlewareInterceptor {}],
             stateInitializer: { LoadState() },
             configuration: configuration
         )
@@ -128,7 +128,7 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
                 case .add:
                     ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
                 case .legacyAdd:
-                    ledger.watch(store.dispatch(LegacyAdd(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
+                    ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
                 case .compute:
                     ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
                 case .touch:

@@ -260,58 +260,12 @@ extension Guide.SwiftFlow {
 }
 
 // MARK: - The tests, one per entry
-//
-// Swift Testing refuses deprecated tests: each test calls its scenario through a protocol requirement,
-// and the scenarios live in a deprecated extension of that protocol, so nothing warns.
 
 @Suite struct MigrationGuideSwiftFlowTests {
-    private let scenarios: any MigrationGuideSwiftFlowScenarios = SwiftFlowScenarioRunner()
-
-    @Test func swiftFlowSubscriber() throws {
-        try scenarios.swiftFlowSubscriber()
-    }
-
-    @Test func swiftFlowDispatchCallback() throws {
-        try scenarios.swiftFlowDispatchCallback()
-    }
-
-    @Test func swiftFlowActionCreator() throws {
-        try scenarios.swiftFlowActionCreator()
-    }
-
-    @Test func swiftFlowAsyncActionCreator() async throws {
-        try await scenarios.swiftFlowAsyncActionCreator()
-    }
-
-    @Test func swiftFlowDispatchFunction() throws {
-        try scenarios.swiftFlowDispatchFunction()
-    }
-
-    @Test func swiftFlowAppState() throws {
-        try scenarios.swiftFlowAppState()
-    }
-
-    @Test func existentialDispatch() throws {
-        try scenarios.existentialDispatch()
-    }
-}
-
-/// The scenarios of ``MigrationGuideSwiftFlowTests``, one per test.
-protocol MigrationGuideSwiftFlowScenarios: Sendable {
-    func swiftFlowSubscriber() throws
-    func swiftFlowDispatchCallback() throws
-    func swiftFlowActionCreator() throws
-    func swiftFlowAsyncActionCreator() async throws
-    func swiftFlowDispatchFunction() throws
-    func swiftFlowAppState() throws
-    func existentialDispatch() throws
-}
-
-@available(*, deprecated)
-extension MigrationGuideSwiftFlowScenarios {
     typealias AppState = Guide.AppState
 
-    func swiftFlowSubscriber() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowSubscriber() throws {
         typealias Entry = Guide.SwiftFlow.Subscribers
         let before = Guide.store()
         let legacyList = Entry.Before.appear(in: before)
@@ -328,7 +282,8 @@ extension MigrationGuideSwiftFlowScenarios {
         Entry.After.disappear(unsubscribe)
     }
 
-    func swiftFlowDispatchCallback() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowDispatchCallback() throws {
         let before = Guide.store()
         let beforeTitles = Guide.SwiftFlow.Lines()
         Guide.SwiftFlow.Callbacks.before(store: before, titles: beforeTitles)
@@ -340,7 +295,8 @@ extension MigrationGuideSwiftFlowScenarios {
         #expect(afterTitles.values == ["Buy milk"])
     }
 
-    func swiftFlowActionCreator() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowActionCreator() throws {
         typealias Entry = Guide.SwiftFlow.Creators
         for loggedIn in [false, true] {
             let before = Guide.store()
@@ -358,7 +314,8 @@ extension MigrationGuideSwiftFlowScenarios {
         }
     }
 
-    func swiftFlowAsyncActionCreator() async throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowAsyncActionCreator() async throws {
         typealias Entry = Guide.SwiftFlow.AsyncCreators
         let before = Guide.store()
         let beforeLoaded = Guide.Changes()
@@ -373,7 +330,8 @@ extension MigrationGuideSwiftFlowScenarios {
         #expect(after.state.todos == ["Buy milk", "Call mum"])
     }
 
-    func swiftFlowDispatchFunction() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowDispatchFunction() throws {
         let before = Guide.store()
         Guide.SwiftFlow.DispatchFunctions.before(store: before)
         #expect(Guide.waitFor { before.state.todos == ["Buy milk"] })
@@ -382,14 +340,16 @@ extension MigrationGuideSwiftFlowScenarios {
         #expect(after.state.todos == ["Buy milk"])
     }
 
-    func swiftFlowAppState() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func swiftFlowAppState() throws {
         let store = Guide.store()
         try store.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).wait(timeout: .seconds(10))
         #expect(Guide.SwiftFlow.AppStateProperty.before(store: store) == ["x"])
         #expect(Guide.SwiftFlow.AppStateProperty.after(store: store) == ["x"])
     }
 
-    func existentialDispatch() throws {
+    @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
+    @Test func existentialDispatch() throws {
         for run in [Guide.SwiftFlow.ExistentialDispatch.before, Guide.SwiftFlow.ExistentialDispatch.after] {
             let store = Guide.store()
             run(store)

@@ -64,6 +64,7 @@ enum Guide {
 
 extension Guide {
     enum ActionToStateUpdater {
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         enum Before {
             struct AddTodo: Action {
                 let title: String
@@ -90,6 +91,7 @@ extension Guide {
 
 extension Guide {
     enum ActionWithSideEffectToSideEffect {
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         enum Before {
             struct LoggedIn: Action {
                 let user: String
@@ -160,6 +162,7 @@ extension Guide {
 
 extension Guide {
     enum AsyncActionToAsyncSideEffect {
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         enum Before {
             struct LoadTodos: AsyncAction, ActionWithSideEffect {
                 var state: AsyncActionState = .loading
@@ -254,6 +257,7 @@ extension Guide {
             func updateState(_ state: inout AppState) { state.todos.append(title) }
         }
 
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         enum Before {
             struct UpdateBadge: LinkeableAction {
                 let count: Int
@@ -345,6 +349,7 @@ extension Guide {
             func updateState(_ state: inout AppState) { state.todos.append(title) }
         }
 
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         static func before() -> Store<AppState, AppDependencies> {
             let store = Store<AppState, AppDependencies>(
                 middleware: [ActionLogger.middleware(blackList: [AddTodo.self])],
@@ -371,6 +376,7 @@ extension Guide {
         typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
         typealias Login = Guide.ActionWithSideEffectToSideEffect.After.Login
 
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         static let legacyBlockWhenLoggedOut: StoreMiddleware = { getState, dispatch in
             { next in
                 { item in
@@ -389,6 +395,7 @@ extension Guide {
             }
         }
 
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         static func bridged() -> Store<AppState, AppDependencies> {
             let store = Store<AppState, AppDependencies>(interceptors: [
                 middlewareToInterceptor(legacyBlockWhenLoggedOut),
@@ -403,6 +410,7 @@ extension Guide {
 
 extension Guide {
     enum StoreInitialiser {
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         static func before(middleware: [StoreMiddleware]) -> Store<AppState, AppDependencies> {
             let store = Store<AppState, AppDependencies>(
                 middleware: middleware,
@@ -426,6 +434,7 @@ extension Guide {
 
 extension Guide {
     enum DependencyContainer {
+        @available(*, deprecated, message: "The guide's Katana 2.x code, on purpose")
         enum Before {
             final class AppDependencies: LegacySideEffectDependencyContainer {
                 let dispatch: StoreDispatch
@@ -490,6 +499,7 @@ extension Guide {
     typealias AppDependencies = Guide.AppDependencies
     typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func actionToStateUpdater() throws {
         let store = Guide.store()
         try store.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "before")).wait(timeout: .seconds(10))
@@ -497,6 +507,7 @@ extension Guide {
         #expect(store.state.todos == ["before", "after"])
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func actionWithSideEffectToStateUpdaterAndSideEffect() async throws {
         typealias Entry = Guide.ActionWithSideEffectToSideEffect
         let before = Guide.store()
@@ -511,6 +522,7 @@ extension Guide {
         #expect(after.state.isLoading == false)
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func asyncActionToAsyncSideEffect() async throws {
         typealias Entry = Guide.AsyncActionToAsyncSideEffect
         let before = Guide.store()
@@ -526,6 +538,7 @@ extension Guide {
         #expect(before.state == after.state)
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func linkeableActionToOnDispatch() throws {
         typealias Entry = Guide.LinkeableActionToOnDispatch
         let before = Entry.Before.makeStore()
@@ -546,6 +559,7 @@ extension Guide {
         #expect(Guide.waitFor { store.state.badge == 2 })
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func actionLoggerToDispatchableLogger() throws {
         typealias Entry = Guide.ActionLoggerToDispatchableLogger
         for store in [Entry.before(), Entry.after()] {
@@ -564,6 +578,7 @@ extension Guide {
         #expect(modern.state.todos == ["allowed"])
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func middlewareToInterceptorBridge() throws {
         typealias Entry = Guide.MiddlewareToInterceptor
         let bridged = Entry.bridged()
@@ -574,6 +589,7 @@ extension Guide {
         #expect(bridged.state.todos == ["allowed"])
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func storeInitialiserWithMiddleware() throws {
         typealias Entry = Guide.StoreInitialiser
         let before = Entry.before(middleware: [Guide.MiddlewareToInterceptor.legacyBlockWhenLoggedOut])
@@ -584,6 +600,7 @@ extension Guide {
         }
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func zeroArgumentListener() throws {
         let store = Guide.store()
         let changes = Guide.Changes()
@@ -598,6 +615,7 @@ extension Guide {
         unsubscribeTyped()
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func dependencyContainerInitialiser() throws {
         typealias Entry = Guide.DependencyContainer
         let before = Store<AppState, Entry.Before.AppDependencies>()
@@ -609,6 +627,7 @@ extension Guide {
         #expect((after.dependencies.getState() as? AppState)?.todos == ["modern"])
     }
 
+    @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
     @Test func storeGenericParameters() throws {
         let store = Store<AppState, AppDependencies>(middleware: [], dependencies: AppDependencies.self)
         let plain = Store<AppState, EmptySideEffectDependencyContainer>()

@@ -28,6 +28,7 @@ struct FakeBackend: Sendable {
 }
 
 /// A dependency container written the 2.x way: its initialiser takes the 2.x `StoreDispatch`.
+@available(*, deprecated, message: "A Katana 2.x dependency container, on purpose")
 final class LegacyDependencies: LegacySideEffectDependencyContainer {
     let backend = FakeBackend(items: ["alpha", "beta"])
     let dispatch: StoreDispatch
@@ -39,9 +40,11 @@ final class LegacyDependencies: LegacySideEffectDependencyContainer {
     }
 }
 
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 typealias LegacyStore = Store<LegacyState, LegacyDependencies>
 
 /// A modern store for the legacy tests, with listeners on a private serial queue (the same on every platform).
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 func makeStore(
     interceptors: [StoreInterceptor] = [],
     initial: LegacyState = LegacyState()
@@ -54,15 +57,18 @@ func makeStore(
 }
 
 /// The configuration legacy-initialised stores use in the tests.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 func testConfiguration() -> LegacyStore.Configuration {
     .init(listenersAsyncProvider: DispatchQueue(label: "legacy.tests.listeners"))
 }
 
 /// Helper for test actions: mutate the typed state in place; any other state passes through unchanged.
+@available(*, deprecated, message: "A Katana 2.x action, on purpose")
 protocol LegacyStateAction: Action {
     func update(_ state: inout LegacyState)
 }
 
+@available(*, deprecated, message: "A Katana 2.x action, on purpose")
 extension LegacyStateAction {
     func updatedState(currentState: State) -> State {
         guard var state = currentState as? LegacyState else { return currentState }
@@ -72,6 +78,7 @@ extension LegacyStateAction {
 }
 
 /// A 2.x action that appends its tag to the log.
+@available(*, deprecated, message: "A Katana 2.x action, on purpose")
 struct AppendAction: LegacyStateAction {
     let tag: String
     func update(_ state: inout LegacyState) {
@@ -80,6 +87,7 @@ struct AppendAction: LegacyStateAction {
 }
 
 /// A 2.x action that adds to the counter.
+@available(*, deprecated, message: "A Katana 2.x action, on purpose")
 struct AddAction: LegacyStateAction {
     var amount = 1
     func update(_ state: inout LegacyState) {
@@ -96,6 +104,7 @@ struct AppendUpdater: StateUpdater {
 }
 
 /// A 2.x action that returns a state of the wrong type.
+@available(*, deprecated, message: "A Katana 2.x action, on purpose")
 struct WrongStateAction: Action {
     func updatedState(currentState: State) -> State {
         ForeignState(text: "wrong")
@@ -141,6 +150,7 @@ struct Barrier: StateUpdater {
 }
 
 /// Dispatches a ``Barrier`` and waits for it (bounded).
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 func settle(_ store: LegacyStore) throws {
     try store.dispatch(Barrier()).wait(timeout: .seconds(10))
 }

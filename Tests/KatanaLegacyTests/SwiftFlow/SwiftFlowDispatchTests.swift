@@ -4,82 +4,18 @@ import Katana
 import KatanaLegacy
 import Testing
 
-// The deprecated Swift Flow API is what these tests exercise. Swift Testing refuses deprecated tests,
-// so each test calls its scenario through a protocol requirement (which does not warn); the scenarios
-// live in a deprecated extension of that protocol, where using the deprecated API does not warn either.
+// The deprecated Swift Flow API is what these tests exercise.
 @Suite struct SwiftFlowDispatchTests {
-    private let scenarios: any SwiftFlowDispatchScenarios = SwiftFlowScenarioRunner()
-
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
     @Test func appState_isTheCurrentStateTypeErased() throws {
-        try scenarios.appState_isTheCurrentStateTypeErased()
-    }
-
-    @Test func dispatchWithCallback_receivesTheStateThatIncludesItsAction() throws {
-        try scenarios.dispatchWithCallback_receivesTheStateThatIncludesItsAction()
-    }
-
-    @Test func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() throws {
-        try scenarios.dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun()
-    }
-
-    @Test func dispatchWithCallback_whenTheItemFails_neverCallsBack() throws {
-        try scenarios.dispatchWithCallback_whenTheItemFails_neverCallsBack()
-    }
-
-    @Test func labelledDispatchOfAnAction_dispatchesIt() throws {
-        try scenarios.labelledDispatchOfAnAction_dispatchesIt()
-    }
-
-    @Test func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() throws {
-        try scenarios.actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched()
-    }
-
-    @Test func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() throws {
-        try scenarios.actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback()
-    }
-
-    @Test func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() throws {
-        try scenarios.asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires()
-    }
-
-    @Test func asyncActionCreator_withoutCallback_andLabelled() throws {
-        try scenarios.asyncActionCreator_withoutCallback_andLabelled()
-    }
-
-    @Test func dispatchFunction_dispatchesAndReturnsThePromise() throws {
-        try scenarios.dispatchFunction_dispatchesAndReturnsThePromise()
-    }
-
-    @Test func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() throws {
-        try scenarios.dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone()
-    }
-}
-
-/// The scenarios of ``SwiftFlowDispatchTests``, one per test.
-protocol SwiftFlowDispatchScenarios: Sendable {
-    func appState_isTheCurrentStateTypeErased() throws
-    func dispatchWithCallback_receivesTheStateThatIncludesItsAction() throws
-    func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() throws
-    func dispatchWithCallback_whenTheItemFails_neverCallsBack() throws
-    func labelledDispatchOfAnAction_dispatchesIt() throws
-    func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() throws
-    func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() throws
-    func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() throws
-    func asyncActionCreator_withoutCallback_andLabelled() throws
-    func dispatchFunction_dispatchesAndReturnsThePromise() throws
-    func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() throws
-}
-
-@available(*, deprecated)
-extension SwiftFlowDispatchScenarios {
-    func appState_isTheCurrentStateTypeErased() throws {
         let store = makeStore(initial: LegacyState(counter: 3))
         #expect((store.appState as? LegacyState)?.counter == 3)
         let anyStore: any AnyStore = store
         #expect((anyStore.appState as? LegacyState)?.counter == 3)
     }
 
-    func dispatchWithCallback_receivesTheStateThatIncludesItsAction() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func dispatchWithCallback_receivesTheStateThatIncludesItsAction() throws {
         let store = makeStore()
         let seen = Recorder<Int>()
         let promise = store.dispatch(AddAction(amount: 4)) { state in
@@ -94,7 +30,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(eventually { seen.values == [4, 1] })
     }
 
-    func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() throws {
         let store = makeStore()
         let ran = Recorder<String>()
         let seen = Recorder<String>()
@@ -104,7 +41,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(eventually { seen.values == ["ran"] })
     }
 
-    func dispatchWithCallback_whenTheItemFails_neverCallsBack() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func dispatchWithCallback_whenTheItemFails_neverCallsBack() throws {
         let store = makeStore()
         let seen = Recorder<Int>()
         let promise = store.dispatch(WrongStateAction()) { _ in seen.append(1) }
@@ -115,14 +53,16 @@ extension SwiftFlowDispatchScenarios {
         #expect(seen.values.isEmpty)
     }
 
-    func labelledDispatchOfAnAction_dispatchesIt() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func labelledDispatchOfAnAction_dispatchesIt() throws {
         let store = makeStore()
         let result = try store.dispatch(action: AddAction(amount: 2)).wait(timeout: .seconds(10))
         #expect(result is Void)
         #expect(store.state.counter == 2)
     }
 
-    func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() throws {
         let store = makeStore(initial: LegacyState(counter: 10))
         let sawStore = Recorder<Bool>()
         let creator: ActionCreator = { state, creatorStore in
@@ -144,7 +84,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(seen.values.first?.count == 3)
     }
 
-    func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() throws {
         let store = makeStore()
         let listened = Recorder<Int>()
         store.addListener { _, _ in listened.append(1) }
@@ -160,7 +101,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(called.values.isEmpty)
     }
 
-    func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() throws {
         let store = makeStore(initial: LegacyState(counter: 1))
         let work = DispatchSemaphore(value: 0)
         let sawState = Recorder<Int>()
@@ -185,7 +127,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(store.state.counter == 11)
     }
 
-    func asyncActionCreator_withoutCallback_andLabelled() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func asyncActionCreator_withoutCallback_andLabelled() throws {
         let store = makeStore()
         let later: AsyncActionCreator = { _, _, actionCreatorCallback in
             DispatchQueue.global().async {
@@ -211,7 +154,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(never.values.isEmpty)
     }
 
-    func dispatchFunction_dispatchesAndReturnsThePromise() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func dispatchFunction_dispatchesAndReturnsThePromise() throws {
         let store = makeStore()
         let dispatch = store.dispatchFunction!
         let result = dispatch(AddAction(amount: 5))
@@ -223,7 +167,8 @@ extension SwiftFlowDispatchScenarios {
         #expect(store.state.log == ["direct"])
     }
 
-    func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() throws {
         weak var weakStore: LegacyStore?
         var dispatch: DispatchFunction?
         do {

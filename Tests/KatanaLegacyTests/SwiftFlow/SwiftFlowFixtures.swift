@@ -65,6 +65,7 @@ struct SwiftFlowAnswer: ReturningSideEffect {
 }
 
 /// A plain side effect that records that it ran.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 struct SwiftFlowProbeSideEffect: SideEffect {
     let ran: Recorder<String>
     func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
@@ -80,6 +81,7 @@ func swiftFlowSubscriptions(of store: LegacyStore) -> Int {
 
 /// Waits until every change dispatched so far has reached the store's listeners (and so its Swift Flow
 /// subscribers): a listener added now is called after the ones queued before it.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 func drainListeners(of store: LegacyStore) throws {
     let probe = Recorder<Int>()
     let unsubscribe = store.addListener { _, _ in probe.append(1) }
@@ -87,8 +89,3 @@ func drainListeners(of store: LegacyStore) throws {
     try store.dispatch(Barrier()).wait(timeout: .seconds(10))
     _ = eventually { !probe.values.isEmpty }
 }
-
-/// Runs the Swift Flow scenarios: a type that is not deprecated, whose scenario methods come from the
-/// deprecated protocol extensions, so tests call them without deprecation warnings.
-struct SwiftFlowScenarioRunner: SwiftFlowSubscriberScenarios, SwiftFlowDispatchScenarios,
-    ExistentialDispatchScenarios, MigrationGuideSwiftFlowScenarios {}

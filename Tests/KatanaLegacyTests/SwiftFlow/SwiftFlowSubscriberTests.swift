@@ -4,80 +4,10 @@ import Katana
 @testable import KatanaLegacy
 import Testing
 
-// The deprecated Swift Flow API is what these tests exercise. Swift Testing refuses deprecated tests,
-// so each test calls its scenario through a protocol requirement (which does not warn); the scenarios
-// live in a deprecated extension of that protocol, where using the deprecated API does not warn either.
+// The deprecated Swift Flow API is what these tests exercise.
 @Suite struct SwiftFlowSubscriberTests {
-    private let scenarios: any SwiftFlowSubscriberScenarios = SwiftFlowScenarioRunner()
-
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
     @Test func subscriber_getsTheCurrentStateOnSubscribing_thenEveryChangeInOrder() throws {
-        try scenarios.subscriber_getsTheCurrentStateOnSubscribing_thenEveryChangeInOrder()
-    }
-
-    @Test func labelledSubscribe_andUnsubscribe_workLikeTheUnlabelledOnes() throws {
-        try scenarios.labelledSubscribe_andUnsubscribe_workLikeTheUnlabelledOnes()
-    }
-
-    @Test func laterSubscriber_startsFromTheStateListenersLastSaw_withNoRepeatAndNoGap() throws {
-        try scenarios.laterSubscriber_startsFromTheStateListenersLastSaw_withNoRepeatAndNoGap()
-    }
-
-    @Test func subscribingTwice_doesNothing() throws {
-        try scenarios.subscribingTwice_doesNothing()
-    }
-
-    @Test func unsubscribingTwice_orANeverSubscribedObject_doesNothing() throws {
-        try scenarios.unsubscribingTwice_orANeverSubscribedObject_doesNothing()
-    }
-
-    @Test func unsubscribed_isNeverCalledAfterUnsubscribeReturns_evenWithChangesInFlight() throws {
-        try scenarios.unsubscribed_isNeverCalledAfterUnsubscribeReturns_evenWithChangesInFlight()
-    }
-
-    @Test func unsubscribeFromInsideNewState_stopsTheCallsThatFollow() throws {
-        try scenarios.unsubscribeFromInsideNewState_stopsTheCallsThatFollow()
-    }
-
-    @Test func deallocatedSubscriber_isNotCalledNorKept_andItsRegistrationIsCleanedUp() throws {
-        try scenarios.deallocatedSubscriber_isNotCalledNorKept_andItsRegistrationIsCleanedUp()
-    }
-
-    @Test func subscriberThatUnsubscribesInDeinit_doesNotDeadlock() throws {
-        try scenarios.subscriberThatUnsubscribesInDeinit_doesNotDeadlock()
-    }
-
-    @Test func registry_goesAwayWithTheStore() throws {
-        try scenarios.registry_goesAwayWithTheStore()
-    }
-
-    @Test func subscriberOfAnotherStateType_isSkipped() throws {
-        try scenarios.subscriberOfAnotherStateType_isSkipped()
-    }
-
-    @Test func subscriberOfAStoreNotReadyYet_getsItsFirstStateWithTheFirstChange() throws {
-        try scenarios.subscriberOfAStoreNotReadyYet_getsItsFirstStateWithTheFirstChange()
-    }
-}
-
-/// The scenarios of ``SwiftFlowSubscriberTests``, one per test.
-protocol SwiftFlowSubscriberScenarios: Sendable {
-    func subscriber_getsTheCurrentStateOnSubscribing_thenEveryChangeInOrder() throws
-    func labelledSubscribe_andUnsubscribe_workLikeTheUnlabelledOnes() throws
-    func laterSubscriber_startsFromTheStateListenersLastSaw_withNoRepeatAndNoGap() throws
-    func subscribingTwice_doesNothing() throws
-    func unsubscribingTwice_orANeverSubscribedObject_doesNothing() throws
-    func unsubscribed_isNeverCalledAfterUnsubscribeReturns_evenWithChangesInFlight() throws
-    func unsubscribeFromInsideNewState_stopsTheCallsThatFollow() throws
-    func deallocatedSubscriber_isNotCalledNorKept_andItsRegistrationIsCleanedUp() throws
-    func subscriberThatUnsubscribesInDeinit_doesNotDeadlock() throws
-    func registry_goesAwayWithTheStore() throws
-    func subscriberOfAnotherStateType_isSkipped() throws
-    func subscriberOfAStoreNotReadyYet_getsItsFirstStateWithTheFirstChange() throws
-}
-
-@available(*, deprecated)
-extension SwiftFlowSubscriberScenarios {
-    func subscriber_getsTheCurrentStateOnSubscribing_thenEveryChangeInOrder() throws {
         let store = makeStore(initial: LegacyState(counter: 5))
         let subscriber = CounterSubscriber()
         store.subscribe(subscriber)
@@ -92,7 +22,8 @@ extension SwiftFlowSubscriberScenarios {
         store.unsubscribe(subscriber)
     }
 
-    func labelledSubscribe_andUnsubscribe_workLikeTheUnlabelledOnes() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func labelledSubscribe_andUnsubscribe_workLikeTheUnlabelledOnes() throws {
         let store = makeStore()
         let subscriber = CounterSubscriber()
         store.subscribe(subscriber: subscriber)
@@ -104,7 +35,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(subscriber.counters.values == [0, 2])
     }
 
-    func laterSubscriber_startsFromTheStateListenersLastSaw_withNoRepeatAndNoGap() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func laterSubscriber_startsFromTheStateListenersLastSaw_withNoRepeatAndNoGap() throws {
         for _ in 0..<20 {
             let store = makeStore()
             let first = CounterSubscriber()
@@ -127,7 +59,8 @@ extension SwiftFlowSubscriberScenarios {
         }
     }
 
-    func subscribingTwice_doesNothing() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func subscribingTwice_doesNothing() throws {
         let store = makeStore()
         let subscriber = CounterSubscriber()
         store.subscribe(subscriber)
@@ -140,7 +73,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(swiftFlowSubscriptions(of: store) == 1)
     }
 
-    func unsubscribingTwice_orANeverSubscribedObject_doesNothing() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func unsubscribingTwice_orANeverSubscribedObject_doesNothing() throws {
         let store = makeStore()
         let stranger = CounterSubscriber()
         store.unsubscribe(stranger)
@@ -161,7 +95,8 @@ extension SwiftFlowSubscriberScenarios {
         store.unsubscribe(subscriber)
     }
 
-    func unsubscribed_isNeverCalledAfterUnsubscribeReturns_evenWithChangesInFlight() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func unsubscribed_isNeverCalledAfterUnsubscribeReturns_evenWithChangesInFlight() throws {
         for round in 0..<30 {
             let store = makeStore()
             // A subscriber slow enough that changes queue up behind its calls.
@@ -180,7 +115,8 @@ extension SwiftFlowSubscriberScenarios {
         }
     }
 
-    func unsubscribeFromInsideNewState_stopsTheCallsThatFollow() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func unsubscribeFromInsideNewState_stopsTheCallsThatFollow() throws {
         let store = makeStore()
         let subscriber = CounterSubscriber { subscriber, state in
             if state.counter == 3 {
@@ -198,7 +134,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(swiftFlowSubscriptions(of: store) == 0)
     }
 
-    func deallocatedSubscriber_isNotCalledNorKept_andItsRegistrationIsCleanedUp() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func deallocatedSubscriber_isNotCalledNorKept_andItsRegistrationIsCleanedUp() throws {
         let store = makeStore()
         let keeper = CounterSubscriber()
         store.subscribe(keeper)
@@ -225,7 +162,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(swiftFlowSubscriptions(of: store) == 0)
     }
 
-    func subscriberThatUnsubscribesInDeinit_doesNotDeadlock() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func subscriberThatUnsubscribesInDeinit_doesNotDeadlock() throws {
         let store = makeStore()
         for _ in 0..<50 {
             let subscriber = SelfRemovingSubscriber(store: store)
@@ -236,7 +174,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(eventually { swiftFlowSubscriptions(of: store) == 0 })
     }
 
-    func registry_goesAwayWithTheStore() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func registry_goesAwayWithTheStore() throws {
         weak var weakRegistry: SubscriberRegistry?
         weak var weakStore: LegacyStore?
         let subscriber = CounterSubscriber()
@@ -252,7 +191,8 @@ extension SwiftFlowSubscriberScenarios {
         #expect(eventually { subscriber.counters.values == [0, 1] })
     }
 
-    func subscriberOfAnotherStateType_isSkipped() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func subscriberOfAnotherStateType_isSkipped() throws {
         let store = makeStore()
         let foreign = ForeignSubscriber()
         store.subscribe(foreign)
@@ -262,7 +202,8 @@ extension SwiftFlowSubscriberScenarios {
         store.unsubscribe(foreign)
     }
 
-    func subscriberOfAStoreNotReadyYet_getsItsFirstStateWithTheFirstChange() throws {
+    @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
+    @Test func subscriberOfAStoreNotReadyYet_getsItsFirstStateWithTheFirstChange() throws {
         let gate = DispatchSemaphore(value: 0)
         let store = LegacyStore(
             interceptors: [],

@@ -43,6 +43,7 @@ struct Add: StateUpdater, Tagged {
 }
 
 /// A Katana 2.x action (KatanaLegacy `Action`): adds `amount` through `updatedState(currentState:)`.
+@available(*, deprecated, message: "A Katana 2.x action, mixed into the load on purpose")
 struct LegacyAdd: Action, Tagged {
     let id: Int
     let amount: Int

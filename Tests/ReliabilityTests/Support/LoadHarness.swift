@@ -57,7 +57,7 @@ struct PlannedItem {
     var typeName: String {
         switch kind {
         case .add: String(reflecting: Add.self)
-        case .legacyAdd: String(reflecting: LegacyAdd.self)
+        case .legacyAdd: legacyParts.legacyAddTypeName
         case .compute: String(reflecting: Compute.self)
         case .touch: String(reflecting: Touch.self)
         case .asyncDeposit: String(reflecting: AsyncDeposit.self)
@@ -179,20 +179,13 @@ final class LoadHarness: @unchecked Sendable {
         }
         let rules = makeRules()
         let middlewareSeen = self.middlewareSeen
-        let middleware: StoreMiddleware = { _, _ in
-            { next in
-                { item in
-                    middlewareSeen.increment()
-                    next(item)
-                }
-            }
-        }
+        let middleware = legacyParts.middlewareInterceptor { middlewareSeen.increment() }
         let loggedLines = self.loggedLines
         let logger = DispatchableLogger.interceptor(blackList: [RuleAdd.self]) { _ in loggedLines.increment() }
         let observer = ObserverInterceptor.observe(notificationCenter: center, reporter: { _ in }) { rules }
         // 10 interceptors, the fault interceptor first, the observer in the middle.
         var interceptors: [StoreInterceptor] = counting[0..<4].map(\.interceptor)
-        interceptors.append(middlewareToInterceptor(middleware))
+        interceptors.append(middleware)
         interceptors.append(observer)
         interceptors.append(logger)
         interceptors += counting[4..<8].map(\.interceptor)
@@ -224,9 +217,7 @@ final class LoadHarness: @unchecked Sendable {
             for k in 0..<5 {
                 OnDispatch(Compute.self) { compute in compute.id % 5 == k ? RuleAdd(amount: 1) : nil }
             }
-            for k in 0..<5 {
-                OnDispatch(LegacyAdd.self) { _ in legacyRuleHits[k].increment(); return nil }
-            }
+            legacyParts.legacyAddRules(counting: legacyRuleHits)
             for k in 0..<4 {
                 OnChange(of: \LoadState.seq) { _, _ in seqChangeHits[k].increment(); return nil }
             }
@@ -260,7 +251,7 @@ final class LoadHarness: @unchecked Sendable {
         case .add:
             ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
         case .legacyAdd:
-            ledger.watch(store.dispatch(LegacyAdd(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
+            ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
         case .compute:
             ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount, fails: item.sideEffectFails)), index: index, on: queue) { $0 }
         case .touch:
