@@ -118,3 +118,29 @@ extension PartialStore {
         activeSideEffectCount == 0
     }
 }
+
+/// How long the holding fixtures below wait for their release before giving up: far longer than
+/// any test takes, even under the thread sanitizer on a loaded machine, so that a hold never ends
+/// by itself in the middle of a test (the shared `BlockingUpdater`'s 20 s did, under load).
+let holdTimeout: Duration = .seconds(300)
+
+/// An updater that holds the store's updater queue until `release` opens.
+struct HoldingUpdater: StateUpdater {
+    let started: Latch
+    let release: Latch
+    func updateState(_ state: inout CounterState) {
+        started.open()
+        release.wait(timeout: holdTimeout)
+        state.counter += 1000
+    }
+}
+
+/// A synchronous side effect that holds its worker until `release` opens.
+struct HoldingSideEffect: SideEffect {
+    let started: Latch
+    let release: Latch
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+        started.open()
+        guard release.wait(timeout: holdTimeout) else { throw TimedOut(after: holdTimeout) }
+    }
+}

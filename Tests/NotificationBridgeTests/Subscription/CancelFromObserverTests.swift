@@ -98,7 +98,7 @@ struct CancelFromObserverTests {
                 state.store(try bridges[side].post(names[side], every: .milliseconds(1)), side: side)
             }
 
-            let over = await waitUntil(timeout: .seconds(20)) { state.isOver }
+            let over = await waitUntil(timeout: .seconds(60)) { state.isOver }
             #expect(over, "round \(round): the observers' cancels did not return (deadlock)")
             guard over else { return }  // the posting threads are stuck; do not touch the bridges
             for side in 0..<2 {
@@ -127,7 +127,7 @@ struct CancelFromObserverTests {
         let read = DispatchSemaphore(value: 0)
         let observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
             guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            readBeforeThePostEnded.set(read.wait(timeout: .now() + .seconds(10)) == .success)
+            readBeforeThePostEnded.set(read.wait(timeout: .now() + .seconds(60)) == .success)
         }
         defer { center.removeObserver(observation) }
         let subscription = try bridge.post(name, every: .seconds(60), firstFireAfter: .zero)
@@ -139,7 +139,7 @@ struct CancelFromObserverTests {
             answer.set(subscription.isActive)
             read.signal()
         }
-        #expect(await waitUntil(timeout: .seconds(20)) { readBeforeThePostEnded.get() != nil })
+        #expect(await waitUntil(timeout: .seconds(120)) { readBeforeThePostEnded.get() != nil })
         #expect(readBeforeThePostEnded.get() == true, "isActive waited for the post to end")
         #expect(answer.get() == true)
     }
@@ -155,7 +155,7 @@ struct CancelFromObserverTests {
         let release = DispatchSemaphore(value: 0)
         let observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
             guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            _ = release.wait(timeout: .now() + .seconds(10))
+            _ = release.wait(timeout: .now() + .seconds(60))
             postFinished.set(true)
         }
         defer { center.removeObserver(observation) }
@@ -169,7 +169,7 @@ struct CancelFromObserverTests {
         }
         #expect(await waitUntil { !subscription.isActive })
         release.signal()
-        #expect(await waitUntil(timeout: .seconds(20)) { cancelReturnedAfterThePost.get() != nil })
+        #expect(await waitUntil(timeout: .seconds(120)) { cancelReturnedAfterThePost.get() != nil })
         #expect(cancelReturnedAfterThePost.get() == true)
     }
 
@@ -187,7 +187,7 @@ struct CancelFromObserverTests {
         let release = DispatchSemaphore(value: 0)
         let slowObservation = center.addObserver(forName: slowName, object: nil, queue: nil) { _ in
             guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            _ = release.wait(timeout: .now() + .seconds(10))
+            _ = release.wait(timeout: .now() + .seconds(60))
             slowPostFinished.set(true)
         }
         defer { center.removeObserver(slowObservation) }
@@ -204,7 +204,7 @@ struct CancelFromObserverTests {
 
         #expect(await waitUntil { !slow.isActive })
         release.signal()
-        #expect(await waitUntil(timeout: .seconds(20)) { cancelReturnedAfterThePost.get() != nil })
+        #expect(await waitUntil(timeout: .seconds(120)) { cancelReturnedAfterThePost.get() != nil })
         #expect(cancelReturnedAfterThePost.get() == true)
     }
 

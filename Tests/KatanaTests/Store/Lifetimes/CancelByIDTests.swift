@@ -40,8 +40,8 @@ import Testing
         let events = EventLog()
         let started = Latch()
         let release = Latch()
-        store.dispatch(BlockingUpdater(started: started, release: release))
-        #expect(started.wait())
+        store.dispatch(HoldingUpdater(started: started, release: release))
+        #expect(started.wait(timeout: defaultTestTimeout))
         let waiting = (0..<3).map { index in
             store.dispatch(AwaitGate(label: "waiting \(index)", gate: gate, events: events, id: "search"))
         }

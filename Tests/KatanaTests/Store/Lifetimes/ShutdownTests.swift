@@ -21,8 +21,8 @@ import Testing
             let allWaiting = await eventuallyAsync { gate.waitingCount == count }
             #expect(allWaiting)
             let started = Latch()
-            store.dispatch(BlockingUpdater(started: started, release: release))
-            #expect(started.wait())
+            store.dispatch(HoldingUpdater(started: started, release: release))
+            #expect(started.wait(timeout: defaultTestTimeout))
             for _ in 0..<queued {
                 self.queued.append(store.dispatch(Increment(amount: 1)))
             }
@@ -100,8 +100,8 @@ import Testing
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let blocked = store.dispatch(BlockingSideEffect(started: started, release: release))
-        #expect(started.wait())
+        let blocked = store.dispatch(HoldingSideEffect(started: started, release: release))
+        #expect(started.wait(timeout: defaultTestTimeout))
         let report = try await withTimeout {
             await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20))
         }
@@ -116,8 +116,8 @@ import Testing
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        store.dispatch(BlockingUpdater(started: started, release: release))
-        #expect(started.wait())
+        store.dispatch(HoldingUpdater(started: started, release: release))
+        #expect(started.wait(timeout: defaultTestTimeout))
         // Waiting behind the blocking updater: the side effect dispatches an updater when it runs.
         let later = store.dispatch(AsyncAdd(amount: 7))
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
