@@ -21,6 +21,14 @@ extension PartialStore {
         engine.sideEffectPool.withLock { $0 }?.activeCount ?? 0
     }
 
+    /// What the store is doing now: whether it is idle (nothing waiting, being handled or waiting
+    /// for its listeners, no synchronous side effect at work), how many items it has been given,
+    /// and how many async side effects are running or suspended. A tool waits for a store to
+    /// settle by taking two snapshots a moment apart: equal and idle, nothing happened in between.
+    public var workSnapshot: StoreWorkSnapshot {
+        engine.workSnapshot()
+    }
+
     // MARK: - Shutdown
 
     /// Ends the store's working life and returns, once it is idle, what the shutdown did.

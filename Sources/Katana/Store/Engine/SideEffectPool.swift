@@ -286,9 +286,10 @@ final class SideEffectPool: @unchecked Sendable {
         return waiting.count + stops.count
     }
 
-    /// Whether no side effect is waiting or running (async ones until their body ends).
-    var isIdle: Bool {
-        state.withLock { $0.isIdle } && running.withLock { $0.count == 0 }
+    /// Whether no job is waiting for a worker or running on one (an async side effect's job ends
+    /// once its task has started; the task is counted by ``runningAsyncCount``).
+    var jobsAreIdle: Bool {
+        state.withLock { $0.isIdle }
     }
 
     /// How many async side effects have begun and not ended.

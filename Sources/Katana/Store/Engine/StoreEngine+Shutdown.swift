@@ -86,15 +86,28 @@ extension StoreEngine {
         return waiting.count + (sideEffectPool.withLock { $0 }?.cancelForShutdown() ?? 0)
     }
 
-    /// Whether nothing is waiting, being handled, running or waiting for the listeners. The inbox
-    /// is read before and after the rest: when nothing arrived meanwhile, the other parts (which
-    /// only make new work by dispatching) were idle together.
+    /// Whether nothing is waiting, being handled, running or waiting for the listeners: two work
+    /// snapshots, taken one after the other, agree that the store is idle, nothing arrived in
+    /// between (the other parts only make new work by dispatching), and no async side effect runs.
     private var isIdle: Bool {
-        let before = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
-        guard before.1,
-              sideEffectPool.withLock({ $0 })?.isIdle ?? true,
-              delivery.isIdle
-        else { return false }
-        return inbox.withLock { $0.enqueuedCount == before.0 && $0.isIdle }
+        let before = workSnapshot()
+        guard before.isIdle, before.runningAsyncSideEffects == 0 else { return false }
+        return workSnapshot() == before
+    }
+
+    /// What the store is doing now (see `PartialStore.workSnapshot`). The inbox is read first and
+    /// last, so that an item dispatched while the other parts are read shows in the count.
+    func workSnapshot() -> StoreWorkSnapshot {
+        let first = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
+        let pool = sideEffectPool.withLock { $0 }
+        let jobsAreIdle = pool?.jobsAreIdle ?? true
+        let running = pool?.runningAsyncCount ?? 0
+        let deliveryIsIdle = delivery.isIdle
+        let last = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
+        return StoreWorkSnapshot(
+            dispatchedCount: last.0,
+            isIdle: first.1 && last.1 && first.0 == last.0 && jobsAreIdle && deliveryIsIdle,
+            runningAsyncSideEffects: running
+        )
     }
 }
