@@ -140,7 +140,13 @@ public final class TestClock: Clock, Sendable {
         priority: TaskPriority? = nil,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
-        Task(executorPreference: jobExecutor, priority: priority, operation: operation)
+        // Held from before the task exists until it runs, so an advance called right after this
+        // waits for the task's first steps however late its first job is queued.
+        let starting = beginActivity()
+        return Task(executorPreference: jobExecutor, priority: priority) {
+            starting.end()
+            return try await operation()
+        }
     }
 
     private var isOnClockExecutor: Bool {

@@ -3,12 +3,18 @@
 /// the digests in messages are stable.
 struct Fingerprint {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// Mixes in one line of a rendering, with its depth so indentation counts.
     mutating func combine(depth: Int, text: String) {
         combine(UInt64(UInt(bitPattern: depth)))
-        for byte in text.utf8 {
-            combine(byte: byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var value = self.value
+            for byte in bytes {
+                value = (value ^ UInt64(byte)) &* Self.prime
+            }
+            self.value = value
         }
         combine(byte: 0x0A)
     }
@@ -29,7 +35,7 @@ struct Fingerprint {
     }
 
     private mutating func combine(byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        value = (value ^ UInt64(byte)) &* Self.prime
     }
 
     /// Eight hex digits, enough to tell renderings apart in a message.

@@ -58,7 +58,7 @@ public enum StateDiff {
             maxElements: Int = 1_000,
             maxDepth: Int = 64,
             maxLines: Int = 20_000,
-            maxValues: Int = 200_000,
+            maxValues: Int = 2_000_000,
             maxOutputLines: Int = 400,
             maxEdits: Int = 2_000
         ) {

@@ -26,6 +26,8 @@ struct StateRenderer {
     /// The class instances on the path from the root to the value being drawn.
     private var objectsOnPath: Set<ObjectIdentifier> = []
     private var valuesDrawn = 0
+    /// How each type met so far is drawn, so the dynamic casts are made once per type.
+    private var leafKinds: [ObjectIdentifier: ValueShape.LeafKind] = [:]
     private var stopped = false
 
     private enum Work {
@@ -77,7 +79,7 @@ struct StateRenderer {
                     continue
                 }
                 let prefix = label.map { "\($0): " } ?? ""
-                switch ValueShape.of(value, inline: inline) {
+                switch ValueShape.of(value, leafKinds: &leafKinds, inline: inline) {
                 case .leaf(let text):
                     emit(depth: depth, text: prefix + text + suffix)
                 case .container(let container):

@@ -31,27 +31,28 @@ enum ValueShape {
 
     /// Which shape `value` has. `inline` draws a value on one line (used for dictionary keys and
     /// for ordering set elements that are not `Comparable`).
-    static func of(_ value: Any, inline: (Any) -> String) -> ValueShape {
-        if let leaf = wellKnownLeaf(value) {
+    static func of(_ value: Any, leafKinds: inout [ObjectIdentifier: LeafKind], inline: (Any) -> String) -> ValueShape {
+        let kind = leafKind(of: value, cache: &leafKinds)
+        if kind != .mirrored, let leaf = wellKnownLeaf(value, kind: kind) {
             return .leaf(leaf)
         }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
             guard let wrapped = mirror.children.first else { return .leaf("nil") }
-            return of(wrapped.value, inline: inline)
+            return of(wrapped.value, leafKinds: &leafKinds, inline: inline)
         case .collection:
             return collection(mirror.children.map { Child(label: nil, value: $0.value) }, open: "[", close: "]", empty: "[]")
         case .dictionary:
             return dictionary(mirror, inline: inline)
         case .set:
-            let elements = sorted(mirror.children.map(\.value), by: { $0 }, inline: inline)
+            let elements = sorted(mirror.children.map { $0.value }, by: { $0 }, inline: inline)
             return collection(elements.map { Child(label: nil, value: $0) }, open: "Set([", close: "])", empty: "Set([])")
         case .tuple:
             let children = mirror.children.map { Child(label: fieldLabel($0.label), value: $0.value) }
             return fields(children, open: "(", close: ")", object: nil)
         case .enum:
-            return enumCase(value, mirror: mirror, inline: inline)
+            return enumCase(value, mirror: mirror, leafKinds: &leafKinds, inline: inline)
         case .class:
             let object = ObjectIdentifier(value as AnyObject)
             return fields(classFields(mirror), open: typeName(of: value) + "(", close: ")", object: object)
@@ -67,20 +68,55 @@ enum ValueShape {
 
     // MARK: - Leaves
 
-    /// Strings quoted, and Foundation values whose mirrors show storage (pointers, internals)
-    /// rather than what they mean.
-    private static func wellKnownLeaf(_ value: Any) -> String? {
-        switch value {
-        case let string as String: return String(reflecting: string)
-        case let substring as Substring: return String(reflecting: String(substring))
-        case let character as Character: return String(reflecting: String(character))
-        case let date as Date: return "Date(\(date))"
-        case let uuid as UUID: return "UUID(\(uuid.uuidString))"
-        case let url as URL: return "URL(\(String(reflecting: url.absoluteString)))"
-        case let decimal as Decimal: return "Decimal(\(decimal))"
-        case let duration as Duration: return "Duration(\(duration))"
-        case let data as Data: return dataDescription(data)
-        default: return nil
+    /// Which drawing a type gets without its mirror, worked out once per type (dynamic casts
+    /// dominate the cost of drawing large collections).
+    enum LeafKind {
+        case string, substring, character, date, uuid, url, decimal, duration, data
+        /// Numbers and booleans: their description.
+        case described
+        /// Everything else: read through its mirror.
+        case mirrored
+
+        init(of value: Any) {
+            // Casts see through optionals; an optional type is unwrapped through its mirror, and
+            // the wrapped value's own type decides.
+            guard Mirror(reflecting: value).displayStyle != .optional else {
+                self = .mirrored
+                return
+            }
+            switch value {
+            case is String: self = .string
+            case is Substring: self = .substring
+            case is Character: self = .character
+            case is Date: self = .date
+            case is UUID: self = .uuid
+            case is URL: self = .url
+            case is Decimal: self = .decimal
+            case is Duration: self = .duration
+            case is Data: self = .data
+            case is any BinaryInteger, is any BinaryFloatingPoint, is Bool: self = .described
+            default: self = .mirrored
+            }
+        }
+    }
+
+    /// Strings quoted, numbers as written, and Foundation values whose mirrors show storage
+    /// (pointers, internals) rather than what they mean. `kind` is what ``LeafKind/init(of:)``
+    /// found for a value of the same type.
+    static func wellKnownLeaf(_ value: Any, kind: LeafKind) -> String? {
+        switch kind {
+        case .string: return (value as? String).map { String(reflecting: $0) }
+        case .substring: return (value as? Substring).map { String(reflecting: String($0)) }
+        case .character: return (value as? Character).map { String(reflecting: String($0)) }
+        case .date: return (value as? Date).map { "Date(\($0))" }
+        case .uuid: return (value as? UUID).map { "UUID(\($0.uuidString))" }
+        case .url: return (value as? URL).map { "URL(\(String(reflecting: $0.absoluteString)))" }
+        case .decimal: return (value as? Decimal).map { "Decimal(\($0))" }
+        case .duration: return (value as? Duration).map { "Duration(\($0))" }
+        case .data: return (value as? Data).map(dataDescription)
+        case .described:
+            return String(describing: value)
+        case .mirrored: return nil
         }
     }
 
@@ -100,7 +136,7 @@ enum ValueShape {
 
     /// A description kept on one line, since each line of a rendering is one unit of the diff.
     static func singleLine(_ text: String) -> String {
-        guard text.contains(where: \.isNewline) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
         return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 
@@ -127,19 +163,21 @@ enum ValueShape {
             guard pair.count == 2 else { return (key: entry.label ?? "?", value: entry.value) }
             return (key: pair[0].value, value: pair[1].value)
         }
-        let ordered = sorted(entries, by: \.key, inline: inline)
-        let children = ordered.map { Child(label: inline($0.key), value: $0.value) }
+        let ordered = sorted(entries, by: { $0.key }, inline: inline)
+        let children = ordered.map { entry in Child(label: inline(entry.key), value: entry.value) }
         return collection(children, open: "[", close: "]", empty: "[:]")
     }
 
     /// A case without payload as `.name` (or its own description when it has one); a case with
     /// a payload of a few short leaves on one line (`.loaded(3)`), else as a container.
-    private static func enumCase(_ value: Any, mirror: Mirror, inline: (Any) -> String) -> ValueShape {
+    private static func enumCase(
+        _ value: Any,
+        mirror: Mirror,
+        leafKinds: inout [ObjectIdentifier: LeafKind],
+        inline: (Any) -> String
+    ) -> ValueShape {
         guard let payload = mirror.children.first else {
-            if value is CustomStringConvertible || value is CustomDebugStringConvertible {
-                return .leaf(singleLine(String(describing: value)))
-            }
-            return .leaf("." + String(describing: value))
+            return .leaf(noPayloadCase(value))
         }
         let name = "." + (payload.label ?? String(describing: value))
         let payloadMirror = Mirror(reflecting: payload.value)
@@ -151,7 +189,7 @@ enum ValueShape {
         }
         var parts: [String] = []
         for child in children {
-            guard case .leaf(let text) = of(child.value, inline: inline) else { break }
+            guard let text = leafText(of: child.value, leafKinds: &leafKinds) else { break }
             parts.append(child.label.map { "\($0): \(text)" } ?? text)
         }
         let joined = parts.joined(separator: ", ")
@@ -159,6 +197,47 @@ enum ValueShape {
             return .leaf("\(name)(\(joined))")
         }
         return .container(Container(open: name + "(", close: ")", children: children, isCollection: false, object: nil))
+    }
+
+    /// The one-line drawing of `value` when it is a leaf, found without looking inside any
+    /// container (so a payload nested thousands of levels deep costs no more than a flat one).
+    private static func leafText(of value: Any, leafKinds: inout [ObjectIdentifier: LeafKind]) -> String? {
+        let kind = leafKind(of: value, cache: &leafKinds)
+        if kind != .mirrored {
+            return wellKnownLeaf(value, kind: kind)
+        }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            guard let wrapped = mirror.children.first else { return "nil" }
+            return leafText(of: wrapped.value, leafKinds: &leafKinds)
+        case .collection, .dictionary, .set, .tuple, .struct, .class:
+            return nil
+        case .enum:
+            guard mirror.children.isEmpty else { return nil }
+            return noPayloadCase(value)
+        default:
+            guard mirror.children.isEmpty else { return nil }
+            return singleLine(String(describing: value))
+        }
+    }
+
+    /// A case without payload: `.name`, or its own description when it has one.
+    private static func noPayloadCase(_ value: Any) -> String {
+        if value is CustomStringConvertible || value is CustomDebugStringConvertible {
+            return singleLine(String(describing: value))
+        }
+        return "." + String(describing: value)
+    }
+
+    private static func leafKind(of value: Any, cache: inout [ObjectIdentifier: LeafKind]) -> LeafKind {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if let known = cache[type] {
+            return known
+        }
+        let kind = LeafKind(of: value)
+        cache[type] = kind
+        return kind
     }
 
     /// The stored properties of an instance, its superclasses' first.
