@@ -40,7 +40,8 @@ final class TestClockStorage: Sendable {
             return true
         }
         let token = state.withLock { $0.makeIdleToken() }
-        let timer = Task { [self] in
+        // Detached, so it never runs on (and is never waited for by) any test clock's executor.
+        let timer = Task.detached { [self] in
             // A real-time safety net: only a clock that never becomes idle waits this long.
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }

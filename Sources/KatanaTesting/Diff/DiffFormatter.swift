@@ -68,7 +68,8 @@ struct DiffFormatter {
         // walk stops where an earlier one passed and the whole marking stays linear.
         var openersMarked = [Bool](repeating: false, count: count)
         var closersMarked = [Bool](repeating: false, count: count)
-        let context = options.contextLines
+        // Bounded by the number of lines, so a huge setting cannot overflow the index arithmetic.
+        let context = min(options.contextLines, count)
         for index in entries.indices where entries[index].kind != .unchanged {
             shown[index] = true
             for near in max(0, index - context)...min(count - 1, index + context) {

@@ -83,7 +83,7 @@ struct StateRenderer {
                 case .leaf(let text):
                     emit(depth: depth, text: prefix + text + suffix)
                 case .container(let container):
-                    open(container, prefix: prefix, depth: depth, suffix: suffix, work: &work)
+                    openContainer(container, prefix: prefix, depth: depth, suffix: suffix, work: &work)
                 }
             case .line(let depth, let text):
                 emit(depth: depth, text: text)
@@ -103,7 +103,7 @@ struct StateRenderer {
 
     /// Draws the opening line and schedules the children, the closing line and any left-out
     /// part (work is a stack, so it is pushed in reverse order).
-    private mutating func open(
+    private mutating func openContainer(
         _ container: ValueShape.Container,
         prefix: String,
         depth: Int,

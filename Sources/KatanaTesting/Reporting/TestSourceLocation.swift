@@ -33,12 +33,14 @@ public struct TestSourceLocation: Sendable, Hashable, CustomStringConvertible {
         "\(filePath):\(line):\(column)"
     }
 
+    /// Whether both point at the same file, line and column.
     public static func == (lhs: TestSourceLocation, rhs: TestSourceLocation) -> Bool {
         lhs.line == rhs.line && lhs.column == rhs.column
             && lhs.fileID.description == rhs.fileID.description
             && lhs.filePath.description == rhs.filePath.description
     }
 
+    /// Hashes the file path, line and column.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(filePath.description)
         hasher.combine(line)

@@ -99,7 +99,7 @@ import KatanaTesting
             """)
     }
 
-    @Test func diff_withMoreContext_showsMoreUnchangedLines() {
+    @Test func diff_withNoContext_showsOnlyTheChangesAndTheLinesAroundThem() {
         var actual = AppState()
         actual.settings.h = 80
         let diff = StateDiff.diff(expected: AppState(), actual: actual, options: StateDiff.Options(contextLines: 0))
@@ -115,6 +115,14 @@ import KatanaTesting
                 … (6 unchanged)
               )
             """)
+    }
+
+    @Test func diff_withUnboundedContext_showsEveryLine() {
+        var actual = AppState()
+        actual.settings.h = 80
+        let diff = StateDiff.diff(expected: AppState(), actual: actual, options: StateDiff.Options(contextLines: .max))
+        #expect(diff?.contains("…") == false)
+        #expect(diff?.split(separator: "\n").count == StateDiff.render(AppState()).split(separator: "\n").count + 1)
     }
 
     @Test func diff_ofAnInsertedElement_showsOnlyTheNewLine() {
