@@ -23,8 +23,10 @@
 /// deadline first (equal deadlines in the order they began), with ``now`` set to each deadline.
 /// Before it starts and after each wake-up it waits until the clock is idle:
 ///
-/// - every task on the clock's ``executor`` (a task made by ``startTask(priority:_:)``, or
-///   by `Task(executorPreference: clock.executor)`, and their child tasks) has suspended or ended;
+/// - every task on the clock's ``executor`` has suspended or ended: a task made by
+///   ``startTask(priority:_:)`` or by `Task(executorPreference: clock.executor)`, and its child
+///   tasks (`async let`, task groups). A `Task {}` made inside such a task does not inherit the
+///   executor (Swift passes executor preferences to child tasks only), so it is not waited for;
 /// - every sleeper it woke has resumed;
 /// - every ``Activity`` is ended.
 ///

@@ -6,7 +6,8 @@ import Dispatch
 ///
 /// A task runs on it when it is created with it as its executor preference
 /// (`Task(executorPreference:)`, ``TestClock/startTask(priority:_:)``), inside
-/// `withTaskExecutorPreference`, or as a child of such a task.
+/// `withTaskExecutorPreference`, or as a child task (`async let`, task group) of such a task;
+/// an unstructured `Task {}` made inside does not inherit it.
 final class TestClockExecutor: Sendable {
     private let storage: TestClockStorage
 

@@ -171,6 +171,36 @@ struct TestClockTests {
         await expectFinishes(task)
     }
 
+    @Test func unstructuredTasksCreatedOnTheClockExecutor_doNotInheritIt() async {
+        // Swift passes an executor preference to child tasks only: a `Task {}` made inside runs
+        // on the global executor, and an advance does not wait for it to suspend again.
+        let clock = makeClock()
+        let inner = SharedLog<Task<Void, any Error>>()
+        let outer = startOnClock(clock) {
+            inner.append(Task { try await clock.sleep(for: .seconds(1)) })
+        }
+        await expectFinishes(outer)
+        #expect(await eventually { clock.pendingSleepCount == 1 })
+        #expect(clock.sleepers.map(\.isOnClockExecutor) == [false])
+        await clock.advance(by: .seconds(1))
+        for task in inner.all {
+            await expectFinishes(task)
+        }
+    }
+
+    @Test func sleepingThroughAnyClock_isWokenByTheTestClock() async {
+        let clock = makeClock()
+        let anyClock: any Clock<Duration> = clock
+        let task = startOnClock(clock) {
+            try await anyClock.sleep(for: .seconds(2))
+        }
+        await clock.advance(by: .seconds(1))
+        #expect(clock.pendingSleepCount == 1)
+        await clock.advance(by: .seconds(1))
+        #expect(clock.pendingSleepCount == 0)
+        await expectFinishes(task)
+    }
+
     // MARK: Cancellation
 
     @Test func sleep_cancelledWhileWaiting_throwsCancellationErrorPromptly() async {
