@@ -40,16 +40,19 @@
 /// - A sleeper in a task that does not run on the clock's executor is woken in order, and the
 ///   advance waits until it has resumed, but not until it suspends again: what it does next races
 ///   with the rest of the advance. Run such work on the clock's executor.
-/// - A task on the clock's executor that awaits something else (a lock-free queue, another
-///   actor, an operation on another thread) has suspended as far as the clock can tell; when it
-///   resumes later it runs after the advance. Code that hands work to other threads can hold the
-///   clock with an ``Activity`` until that work is done.
+/// - A task on the clock's executor that awaits something else (another actor, a continuation
+///   resumed by another thread, a store's dispatch) has suspended as far as the clock can tell;
+///   when it resumes later it runs after the advance. Code that hands work to other threads can
+///   hold the clock with an ``Activity`` until that work is done.
 /// - A job that blocks its thread (a semaphore, a synchronous wait) keeps the clock busy; after
 ///   ``idleTimeout`` of real time the advance reports a failure and stops.
 /// - Time never goes backwards: advancing by a negative duration or to an earlier instant
 ///   reports a failure and changes nothing.
 /// - A sleeper that is never reached (nor cancelled) stays suspended, as on a real clock whose
-///   time never comes; ``sleepers`` lists them so a test can report or cancel them.
+///   time never comes; ``sleepers`` lists them so a test can report them.
+/// - Task executors need macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2 (every Linux has
+///   them); on older Apple systems there is no ``executor`` and every sleeper is of the first
+///   kind above.
 public final class TestClock: Clock, Sendable {
     /// The clock's durations are Swift's.
     public typealias Duration = Swift.Duration
