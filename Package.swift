@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "KatanaObservers", targets: ["KatanaObservers"]),
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .library(name: "KatanaLegacy", targets: ["KatanaLegacy"]),
+        .library(name: "KatanaTesting", targets: ["KatanaTesting"]),
         .executable(name: "katana-service-demo", targets: ["katana-service-demo"]),
     ],
     targets: [
@@ -56,6 +57,9 @@ let package = Package(
             path: "Examples/ServiceDemo"
         ),
         .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo"]),
+        // Testing support for apps built on the store (XCTest and Swift Testing).
+        .target(name: "KatanaTesting", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

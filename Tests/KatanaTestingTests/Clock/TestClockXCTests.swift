@@ -1,0 +1,46 @@
+import XCTest
+@testable import KatanaTesting
+
+/// The test clock driven from an XCTest case.
+final class TestClockXCTests: XCTestCase {
+    func test_advance_wakesNestedSleepsWithinTheSameAdvance_atTheirOwnDeadlines() async throws {
+        try XCTSkipUnless(clockExecutorIsAvailable, "the test clock needs task executors")
+        let recorder = TestFailureRecorder()
+        let clock = TestClock(reporter: recorder.reporter)
+        let attempts = SharedLog<TestClock.Instant>()
+        let task = startOnClock(clock) {
+            for delay in [1, 2, 4] {
+                try await clock.sleep(for: .seconds(delay))
+                attempts.append(clock.now)
+            }
+        }
+        await clock.advance(by: .seconds(7))
+        XCTAssertEqual(attempts.all.map(\.offset), [.seconds(1), .seconds(3), .seconds(7)])
+        guard case .finished(.success) = await outcome(of: task) else {
+            return XCTFail("the retry task did not end within the bounded wait")
+        }
+        XCTAssertEqual(recorder.failures, [])
+    }
+
+    func test_sleep_cancelledWhileWaiting_throwsCancellationError() async throws {
+        try XCTSkipUnless(clockExecutorIsAvailable, "the test clock needs task executors")
+        let clock = TestClock()
+        let task = startOnClock(clock) { try await clock.sleep(for: .seconds(10)) }
+        await clock.advance(by: .zero)
+        XCTAssertEqual(clock.pendingSleepCount, 1)
+        task.cancel()
+        guard case .finished(.failure(let error)) = await outcome(of: task) else {
+            return XCTFail("the cancelled sleep did not throw within the bounded wait")
+        }
+        XCTAssertTrue(error is CancellationError)
+    }
+
+    func test_advance_byANegativeDuration_failsTheTestThroughXCTest() async {
+        let recorder = TestFailureRecorder()
+        let clock = TestClock(reporter: recorder.reporter)
+        await clock.advance(by: .seconds(-1))
+        XCTAssertEqual(recorder.messages, [
+            "TestClock.advance(by: -1.0 seconds): the duration is negative, and a test clock only moves forward; nothing was advanced",
+        ])
+    }
+}
