@@ -1,0 +1,80 @@
+import Foundation
+import Katana
+
+extension TestStore {
+    /// The interceptor that records every item: first in the chain, so it sees each item the store
+    /// is given (sent by the test or dispatched by the store's own work) before any other
+    /// interceptor can replace or block it, with the state before and after.
+    static func recorder(log: LockedValue<HandledLog<S>>) -> StoreInterceptor {
+        { context in
+            { next in
+                { item in
+                    guard let before = context.getAnyState() as? S else {
+                        try next(item)
+                        return
+                    }
+                    let index = log.withLock { $0.begin(item, stateBefore: before) }
+                    var passedOn = false
+                    do {
+                        try RecordingThread.withCurrentItem(index) {
+                            passedOn = true
+                            try next(item)
+                        }
+                    } catch {
+                        log.withLock { $0.end(index, stateAfter: context.getAnyState() as? S, outcome: .rejected("\(error)")) }
+                        throw error
+                    }
+                    let after = context.getAnyState() as? S
+                    log.withLock { $0.end(index, stateAfter: after, outcome: passedOn ? .handled : .blocked) }
+                }
+            }
+        }
+    }
+
+    /// Starts each async side effect's task on the clock's executor (where the platform has task
+    /// executors), and records while its body runs.
+    static func taskStarter(log: LockedValue<HandledLog<S>>, clock: TestClock) -> AsyncSideEffectTaskStarter {
+        { operation in
+            // The store starts the task inside the recording interceptor's `next`, on its thread.
+            let index = RecordingThread.currentItem
+            if let index {
+                log.withLock { $0.sideEffectTask(index, isRunning: true) }
+            }
+            let body: @Sendable () async -> Void = {
+                await operation()
+                if let index {
+                    log.withLock { $0.sideEffectTask(index, isRunning: false) }
+                }
+            }
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                // Held until the task runs, so a test store settling right now waits for its first steps.
+                let starting = clock.beginActivity()
+                return Task(executorPreference: clock.executor) {
+                    starting.end()
+                    await body()
+                }
+            }
+            return Task { await body() }
+        }
+    }
+}
+
+/// The item the recording interceptor is passing on, on this thread: how the task starter, called
+/// by the store inside that `next`, knows which item's task it starts.
+enum RecordingThread {
+    private static let key = "KatanaTesting.RecordingThread.currentItem"
+
+    /// The index of the item being passed on by this thread, if any.
+    static var currentItem: Int? {
+        (Thread.current.threadDictionary[key] as? NSNumber)?.intValue
+    }
+
+    /// Runs `body` with `index` as this thread's current item (the previous one is restored).
+    static func withCurrentItem<Result>(_ index: Int, _ body: () throws -> Result) rethrows -> Result {
+        let dictionary = Thread.current.threadDictionary
+        let previous = dictionary[key]
+        dictionary[key] = NSNumber(value: index)
+        defer { dictionary[key] = previous }
+        return try body()
+    }
+}
