@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport"]
         ),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers"]),
+        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting"]),
         // Written the way a Katana 2.x app is: Swift 5 language mode.
         .testTarget(
             name: "KatanaLegacyClientTests",

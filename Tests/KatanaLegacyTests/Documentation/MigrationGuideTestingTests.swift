@@ -1,0 +1,54 @@
+import Katana
+import KatanaLegacy
+import KatanaTesting
+import Testing
+
+// The compiled snippets of Migration.md's entry "Testing a migrated feature".
+enum MigrationGuideTesting {
+    struct TodoList: State, Equatable {
+        var todos: [String] = []
+    }
+
+    /// The 2.x action, before the migration.
+    @available(*, deprecated, message: "The 2.x action the guide migrates")
+    struct AddTodoAction: Action {
+        let title: String
+        func updatedState(currentState: State) -> State {
+            guard var state = currentState as? TodoList else { return currentState }
+            state.todos.append(title)
+            return state
+        }
+    }
+
+    /// The same change after the migration.
+    struct AddTodo: StateUpdater {
+        let title: String
+        func updateState(_ state: inout TodoList) {
+            state.todos.append(title)
+        }
+    }
+}
+
+@Suite struct MigrationGuideTestingTests {
+    typealias TodoList = MigrationGuideTesting.TodoList
+    typealias AddTodo = MigrationGuideTesting.AddTodo
+    @available(*, deprecated, message: "The 2.x action the guide migrates")
+    typealias AddTodoAction = MigrationGuideTesting.AddTodoAction
+
+    // The 2.x feature, tested as it is (the test is marked deprecated like the code it exercises).
+    @available(*, deprecated, message: "Tests the 2.x action before its migration")
+    @Test func addingATodo_before() async {
+        let store = TestStore<TodoList, EmptySideEffectDependencyContainer>(initialState: TodoList())
+        await store.send(AddTodoAction(title: "Buy milk")) { $0.todos = ["Buy milk"] }
+        await store.send(AddTodoAction(title: "Call mum")) { $0.todos = ["Buy milk", "Call mum"] }
+        await store.finish()
+    }
+
+    // The same test after the migration: the items are modern, the steps and states are the same.
+    @Test func addingATodo_after() async {
+        let store = TestStore<TodoList, EmptySideEffectDependencyContainer>(initialState: TodoList())
+        await store.send(AddTodo(title: "Buy milk")) { $0.todos = ["Buy milk"] }
+        await store.send(AddTodo(title: "Call mum")) { $0.todos = ["Buy milk", "Call mum"] }
+        await store.finish()
+    }
+}
