@@ -9,6 +9,12 @@ public protocol AnySideEffectContext: Sendable {
     /// Dispatches any item to the store.
     @discardableResult
     func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable>
+
+    /// Tells the store that work which may dispatch to it runs elsewhere for a while (an
+    /// interceptor's reaction on a queue of its own), so that a shutdown that lets work finish, and
+    /// a tool waiting for the store to settle, wait until the returned token ends. A context that
+    /// does not belong to a store returns a token that does nothing.
+    func beginOutsideWork() -> StoreWorkToken
 }
 
 /// A context that can hand an item straight to its store's queue, with the promise to settle.
@@ -17,6 +23,11 @@ protocol DirectEnqueueing {
 }
 
 extension AnySideEffectContext {
+    /// No store to tell: a token that does nothing (contexts made outside a store, test doubles).
+    public func beginOutsideWork() -> StoreWorkToken {
+        StoreWorkToken {}
+    }
+
     /// Dispatches a state updater; the promise is fulfilled once the new state is stored.
     @discardableResult
     public func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
@@ -69,6 +80,8 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     public let dependencies: D
     private let stateGetter: @Sendable () -> S
     private let enqueueItem: @Sendable (any Dispatchable, PromiseHandle) -> Void
+    /// Tells the store about work under way elsewhere; nil for a context made outside a store.
+    private let outsideWork: (@Sendable () -> StoreWorkToken)?
 
     /// Creates a context from plain closures, for running side effects outside a store (in tests).
     public init(
@@ -81,17 +94,20 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         self.enqueueItem = { item, promise in
             dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
         }
+        self.outsideWork = nil
     }
 
     /// Creates the store's own context: items go straight into the store's queue.
     init(
         dependencies: D,
         getState: @escaping @Sendable () -> S,
-        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle) -> Void
+        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle) -> Void,
+        outsideWork: @escaping @Sendable () -> StoreWorkToken
     ) {
         self.dependencies = dependencies
         self.stateGetter = getState
         self.enqueueItem = enqueue
+        self.outsideWork = outsideWork
     }
 
     /// The store's current state.
@@ -115,6 +131,11 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         let promise = Promise<any Sendable>.pending()
         enqueueItem(dispatchable, promise.handle)
         return promise
+    }
+
+    /// Tells the store that work which may dispatch to it runs elsewhere, until the token ends.
+    public func beginOutsideWork() -> StoreWorkToken {
+        outsideWork?() ?? StoreWorkToken {}
     }
 
     /// Hands `item` to the store with the promise it must settle.

@@ -43,10 +43,10 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The promise was cancelled (``Promise/cancel()``, `cancelSideEffects(id:)`, or a newer side
     /// effect with the same id that cancels those in flight) before its work finished.
     case cancelled(item: String)
-    /// The store's ``PartialStore/shutdown(_:deadline:)`` cancelled the work: it chose
+    /// The store's ``PartialStore/shutdown(_:deadline:gracePeriod:)`` cancelled the work: it chose
     /// ``ShutdownMode/cancelWork``, or its deadline passed before the work finished.
     case cancelledByShutdown(item: String)
-    /// The item was dispatched after the store's ``PartialStore/shutdown(_:deadline:)`` began: a
+    /// The item was dispatched after the store's ``PartialStore/shutdown(_:deadline:gracePeriod:)`` began: a
     /// store that shuts down takes no new items.
     case storeShutDown(item: String)
 
@@ -118,7 +118,7 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "this work should finish."
         case .storeShutDown(let item):
             return "\(item) was dispatched after the store began shutting down, so it was not handled. "
-                + "A store takes no new items once shutdown(_:deadline:) has been called; dispatch before "
+                + "A store takes no new items once shutdown(_:deadline:gracePeriod:) has been called; dispatch before "
                 + "shutting down, or stop the code that dispatches first."
         }
     }

@@ -82,7 +82,11 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
         }
         dependencies = dependenciesInitializer(anyDispatch, { getState() })
         super.init(engine: engine)
-        let context = SideEffectContext<S, D>(dependencies: dependencies, getState: getState, enqueue: enqueue)
+        let outsideWork: @Sendable () -> StoreWorkToken = { [weak engine] in
+            guard let engine else { return StoreWorkToken {} }
+            return engine.beginOutsideWork()
+        }
+        let context = SideEffectContext<S, D>(dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork)
         engine.start(
             stateInitializer: stateInitializer,
             interceptors: interceptors,

@@ -122,12 +122,16 @@ final class ObserverRuntime: @unchecked Sendable {
         guard !work.isEmpty else { return }
         let context = self.context
         let reactions = work
+        // Until the reactions have dispatched what they make, the store is not idle: a shutdown
+        // that lets work finish, and a test store settling, wait for them.
+        let inProgress = context.beginOutsideWork()
         queue.async {
             for reaction in reactions {
                 for produced in reaction() {
                     context.anyDispatch(produced)
                 }
             }
+            inProgress.end()
         }
     }
 

@@ -152,6 +152,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// Items added so far (wrapping): a shutdown reads it before and after checking the rest of the
     /// store, to know that nothing arrived meanwhile.
     private(set) var enqueuedCount: UInt64 = 0
+    /// Work under way outside the store that may still dispatch to it (an interceptor's reaction
+    /// on a queue of its own): while there is some, the inbox does not count as idle.
+    private(set) var outsideWork = 0
     private var items = SegmentedQueue<Item>()
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
@@ -315,9 +318,20 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         return items.takeAll()
     }
 
-    /// Whether nothing is waiting and nobody drains (a store that never started, or was released,
-    /// counts as idle too).
+    /// Work outside the store begins (see ``outsideWork``).
+    mutating func beginOutsideWork() {
+        outsideWork += 1
+    }
+
+    /// Work outside the store ends.
+    mutating func endOutsideWork() {
+        outsideWork -= 1
+    }
+
+    /// Whether nothing is waiting, nobody drains and no outside work is under way (a store that
+    /// never started, or was released, counts as idle too).
     var isIdle: Bool {
+        guard outsideWork == 0 else { return false }
         switch phase {
         case .idle, .stopped, .starting:
             return items.isEmpty

@@ -26,7 +26,7 @@ extension StoreEngine {
             cancelled += cancelRemainingWork()
             giveUpAt = clock.now + max(gracePeriod, .zero)
         }
-        while !isIdle {
+        while !closesIntakeIfIdle() {
             let now = clock.now
             if let giveUpAt {
                 if now >= giveUpAt { break }
@@ -39,7 +39,8 @@ extension StoreEngine {
             // Polled, not signalled: only a store that shuts down pays for it.
             await Self.pause(for: .milliseconds(1))
         }
-        // Anything some stray work dispatched after the last check is not handled.
+        // After the grace period, what some stray work dispatched is not handled (when the store
+        // went idle, its intake was closed at that moment and nothing is waiting).
         let late = inbox.withLock { $0.cancelWaiting() }
         for envelope in late {
             envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
@@ -86,13 +87,19 @@ extension StoreEngine {
         return waiting.count + (sideEffectPool.withLock { $0 }?.cancelForShutdown() ?? 0)
     }
 
-    /// Whether nothing is waiting, being handled, running or waiting for the listeners: two work
-    /// snapshots, taken one after the other, agree that the store is idle, nothing arrived in
-    /// between (the other parts only make new work by dispatching), and no async side effect runs.
-    private var isIdle: Bool {
-        let before = workSnapshot()
-        guard before.isIdle, before.runningAsyncSideEffects == 0 else { return false }
-        return workSnapshot() == before
+    /// When nothing is waiting, being handled, running or waiting for the listeners, and nothing
+    /// arrived since the snapshot that saw it (the other parts only make new work by dispatching),
+    /// closes the intake in the same look at the inbox, so that no item is taken afterwards: nothing
+    /// can be handled once the shutdown has returned. Returns whether it did.
+    private func closesIntakeIfIdle() -> Bool {
+        let snapshot = workSnapshot()
+        guard snapshot.isIdle, snapshot.runningAsyncSideEffects == 0 else { return false }
+        return inbox.withLock { inbox in
+            guard inbox.enqueuedCount == snapshot.dispatchedCount, inbox.isIdle else { return false }
+            // Idle: nothing is waiting, so nothing is handed back.
+            _ = inbox.cancelWaiting()
+            return true
+        }
     }
 
     /// What the store is doing now (see `PartialStore.workSnapshot`). The inbox is read first and
@@ -109,5 +116,13 @@ extension StoreEngine {
             isIdle: first.1 && last.1 && first.0 == last.0 && jobsAreIdle && deliveryIsIdle,
             runningAsyncSideEffects: running
         )
+    }
+
+    /// Counts work under way outside the store (see `AnySideEffectContext.beginOutsideWork()`).
+    func beginOutsideWork() -> StoreWorkToken {
+        inbox.withLock { $0.beginOutsideWork() }
+        return StoreWorkToken { [weak self] in
+            self?.inbox.withLock { $0.endOutsideWork() }
+        }
     }
 }

@@ -173,3 +173,20 @@ import Testing
         #expect(machine.isIdle)
     }
 }
+
+/// Work under way outside the store keeps the inbox from counting as idle.
+@Suite struct DrainStateMachineOutsideWorkTests {
+    @Test func outsideWork_keepsAnIdleInboxBusy_untilEveryPieceEnds() {
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        #expect(machine.isIdle)
+        machine.beginOutsideWork()
+        machine.beginOutsideWork()
+        #expect(!machine.isIdle)
+        machine.endOutsideWork()
+        #expect(!machine.isIdle)
+        machine.endOutsideWork()
+        #expect(machine.isIdle)
+        #expect(machine.outsideWork == 0)
+    }
+}
