@@ -54,22 +54,24 @@ enum ServiceDemo {
         }
 
         let shutdown = Task {
-            for await signalName in dependencies.shutdownRequests {
-                await Shutdown.run(store, signalName: signalName)
+            for await signalName in dependencies.shutdownRequests {  // the first SIGTERM or SIGINT
+                await Shutdown.run(store, signalName: signalName)     // timers off, then store.shutdown(...)
                 return
             }
         }
-        let report = await store.runUntilShutdown()
+        let report = await store.runUntilShutdown()  // returns once the shutdown has left the store idle
         await shutdown.value
+        DemoLog.always(summary(of: store.state, since: dependencies.startedAt, shutdown: report))
+        // main returns: the process ends
+    }
 
-        let state = store.state
-        let uptime = ContinuousClock.now - dependencies.startedAt
-        DemoLog.always(
-            "summary: ticks=\(state.ticks) reloads=\(state.reloads) search=\(state.search.map { "'\($0.query)'" } ?? "none") "
-                + "log level=\(state.configuration?.logLevel.rawValue ?? "none") "
-                + "uptime=\(uptime.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))); "
-                + "shutdown: \(report)"
-        )
+    /// The last line: what the service did, and what its shutdown drained ("handled") and cancelled.
+    static func summary(of state: DemoState, since start: ContinuousClock.Instant, shutdown report: ShutdownReport) -> String {
+        let uptime = ContinuousClock.now - start
+        return "summary: ticks=\(state.ticks) reloads=\(state.reloads) search=\(state.search.map { "'\($0.query)'" } ?? "none") "
+            + "log level=\(state.configuration?.logLevel.rawValue ?? "none") "
+            + "uptime=\(uptime.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))); "
+            + "shutdown: \(report)"
     }
 
     static func makeStore(options: CommandLineOptions) -> DemoStore {
