@@ -26,7 +26,12 @@ final class Heartbeat: @unchecked Sendable {
             guard case .start(let interval) = schedule.schedule(every: interval) else { return false }
             timer?.cancel()
             timer = nil
-            timer = try bridge.post(.heartbeat, every: interval)
+            do {
+                timer = try bridge.post(.heartbeat, every: interval)
+            } catch {
+                schedule.timerFailedToStart()
+                throw error
+            }
             return true
         }
     }

@@ -3,6 +3,7 @@
 /// methods return.
 ///
 ///     idle ─schedule─▶ ticking(interval) ─schedule(other interval)─▶ ticking(other interval)
+///     ticking ─timer failed to start─▶ idle
 ///     idle, ticking ─stop─▶ stopped   (for good: a later schedule does nothing)
 struct HeartbeatSchedule: Equatable {
     enum Phase: Equatable {
@@ -40,6 +41,14 @@ struct HeartbeatSchedule: Equatable {
         case .stopped:
             // A reload that finishes during the shutdown must not bring the timer back.
             return .none
+        }
+    }
+
+    /// The timer that ``schedule(every:)`` asked for could not be started: there is none, so the
+    /// next schedule starts one, whatever its interval.
+    mutating func timerFailedToStart() {
+        if case .ticking = phase {
+            phase = .idle
         }
     }
 

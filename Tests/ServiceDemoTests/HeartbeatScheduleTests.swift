@@ -53,4 +53,19 @@ import Testing
         #expect(schedule.stop() == .none)
         #expect(schedule.phase == .stopped)
     }
+
+    @Test func timerThatFailedToStart_isStartedByTheNextSchedule_evenAtTheSameInterval() {
+        var schedule = HeartbeatSchedule()
+        _ = schedule.schedule(every: .milliseconds(250))
+        schedule.timerFailedToStart()
+        #expect(schedule.phase == .idle)
+        #expect(schedule.schedule(every: .milliseconds(250)) == .start(interval: .milliseconds(250)))
+    }
+
+    @Test func timerFailureAfterStop_keepsTheHeartbeatStopped() {
+        var schedule = HeartbeatSchedule()
+        _ = schedule.stop()
+        schedule.timerFailedToStart()
+        #expect(schedule.phase == .stopped)
+    }
 }
