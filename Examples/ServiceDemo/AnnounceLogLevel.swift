@@ -1,11 +1,12 @@
 import Katana
 
-/// Logs a change of the configured log level.
+/// Logs a change of the configured log level (applied by then: see `ServiceDemo.applyLogLevel`),
+/// whatever the new level: the operator who changed it sees that it took effect.
 struct AnnounceLogLevel: SideEffect {
-    let old: String?
-    let new: String?
+    let old: LogLevel
+    let new: LogLevel
 
     func sideEffect(_ context: SideEffectContext<DemoState, DemoDependencies>) throws {
-        DemoLog.write("log level changed: \(old ?? "none") -> \(new ?? "none")")
+        DemoLog.always("log level changed: \(old) -> \(new)")
     }
 }

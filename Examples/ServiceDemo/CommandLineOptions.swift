@@ -4,16 +4,42 @@ struct CommandLineOptions: Sendable {
     var configPath: String?
     /// Run until SIGTERM/SIGINT instead of the scripted tour.
     var serve = false
+    /// Print the usage text and exit, doing nothing else.
+    var showsHelp = false
 
     /// A command-line mistake, as one line for the user.
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
 
-    static let usage = "usage: katana-service-demo [--config PATH] [--serve]"
+    static let usage = "usage: katana-service-demo [--config PATH] [--serve] [--help]"
 
-    /// Parses the arguments (without the program name).
+    /// What `--help` prints.
+    static let help = """
+        \(usage)
+
+        A small service built on a Katana store. Without --serve it plays a scripted tour
+        (heartbeats, a search, a SIGHUP reload, a SIGTERM shutdown) and exits by itself.
+
+        options:
+          --config PATH  read the configuration from a JSON file, re-read on SIGHUP:
+                           \(ServiceConfiguration.example)
+                         logLevel: \(LogLevel.names)
+                         heartbeatMilliseconds: \(ServiceConfiguration.heartbeatRange.lowerBound) (10 ms) \
+        to \(ServiceConfiguration.heartbeatRange.upperBound) (1 hour)
+                         (without it, a built-in configuration is used)
+          --serve        run until SIGTERM or SIGINT; SIGHUP reloads the configuration
+          --help, -h     print this help and exit
+
+        The log goes to standard error. A bad option or configuration ends the demo with a
+        one-line error and exit code 2.
+        """
+
+    /// Parses the arguments (without the program name). `--help` anywhere wins over the rest.
     static func parse(_ arguments: [String]) throws -> CommandLineOptions {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            return CommandLineOptions(showsHelp: true)
+        }
         var options = CommandLineOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -25,8 +51,6 @@ struct CommandLineOptions: Sendable {
                 options.configPath = path
             case "--serve":
                 options.serve = true
-            case "--help", "-h":
-                throw UsageError(description: usage)
             default:
                 throw UsageError(description: "unknown option '\(argument)' (\(usage))")
             }

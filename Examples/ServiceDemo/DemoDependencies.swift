@@ -1,21 +1,24 @@
-import Dispatch
 import Foundation
 import Katana
 import NotificationBridge
 
-/// What the demo's side effects need: the command line, the bridge to the operating system, and a
-/// way to tell the main thread the service has shut down.
+/// What the demo's side effects need: the command line, the bridge to the operating system, the
+/// heartbeat timer, and a way to ask `main` for the shutdown.
 final class DemoDependencies: SideEffectDependencyContainer {
     let options: CommandLineOptions
     let bridge = NotificationBridge(center: .default)
+    let heartbeat: Heartbeat
     let startedAt = ContinuousClock.now
-    /// Signalled once the graceful shutdown has finished.
-    let finished = DispatchSemaphore(value: 0)
+    /// The signals that asked for a shutdown, by name, in order: `main` awaits the first.
+    let shutdownRequests: AsyncStream<String>
+    private let shutdownRequestsContinuation: AsyncStream<String>.Continuation
     /// Which built-in configuration revision the next load reads.
     private let revisions = RevisionCounter()
 
     init(options: CommandLineOptions) {
         self.options = options
+        heartbeat = Heartbeat(bridge: bridge)
+        (shutdownRequests, shutdownRequestsContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
     required convenience init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
@@ -30,6 +33,11 @@ final class DemoDependencies: SideEffectDependencyContainer {
         let revision = ServiceConfiguration.builtInRevisions[revisions.next(limit: ServiceConfiguration.builtInRevisions.count)]
         return try ServiceConfiguration.decode(Data(revision.utf8), source: "the built-in configuration")
     }
+
+    /// Asks `main` to shut the service down (see `Shutdown`).
+    func requestShutdown(signalName: String) {
+        shutdownRequestsContinuation.yield(signalName)
+    }
 }
 
 extension Notification.Name {
@@ -43,7 +51,7 @@ extension Notification.Name {
 
 /// Hands out 0, 1, 2, … up to `limit - 1`, then keeps returning the last one.
 final class RevisionCounter: @unchecked Sendable {
-    // @unchecked: `next` is only touched while holding `lock`.
+    // @unchecked: `nextValue` is only touched while holding `lock`.
     private let lock = NSLock()
     private var nextValue = 0
 

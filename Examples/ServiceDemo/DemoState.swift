@@ -2,13 +2,15 @@ import Katana
 
 /// Everything the demo service knows.
 struct DemoState: State {
-    /// Where the service is in its life.
-    enum Status: String, Sendable {
-        case starting, running, stopping, stopped
-    }
-
     var configuration: ServiceConfiguration?
     var ticks = 0
     var reloads = 0
-    var status = Status.starting
+    /// The last search whose result landed (an earlier search cancelled by a newer one never lands).
+    var search: SearchResult?
+}
+
+/// What a search found.
+struct SearchResult: Equatable, Sendable {
+    let query: String
+    let matches: [String]
 }

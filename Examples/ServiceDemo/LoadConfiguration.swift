@@ -1,8 +1,8 @@
 import Katana
-import NotificationBridge
 
-/// Reads the configuration and stores it: on start (which also starts the heartbeat) and on every
-/// SIGHUP. A reload that fails keeps the configuration the service already has.
+/// Reads the configuration and stores it: on start and on every SIGHUP. A reload that fails keeps
+/// the configuration the service already has. What a new configuration changes (the log level,
+/// the heartbeat) is applied by those watching the state (`main`'s listener, `DemoRules`).
 struct LoadConfiguration: AsyncSideEffect {
     enum Reason: Sendable {
         case start, reload
@@ -11,21 +11,19 @@ struct LoadConfiguration: AsyncSideEffect {
     let reason: Reason
 
     func sideEffect(_ context: SideEffectContext<DemoState, DemoDependencies>) async throws {
-        let dependencies = context.dependencies
         let configuration: ServiceConfiguration
         do {
-            configuration = try dependencies.readConfiguration()
+            configuration = try context.dependencies.readConfiguration()
         } catch {
-            DemoLog.write("configuration \(reason == .start ? "load" : "reload") failed, keeping the current one: \(error)")
+            DemoLog.warning("configuration \(reason == .start ? "load" : "reload") failed, keeping the current one: \(error)")
             throw error
         }
         try await context.dispatch(SetConfiguration(configuration: configuration, isReload: reason == .reload)).value
         switch reason {
         case .start:
-            DemoLog.write("configuration loaded: log level \(configuration.logLevel), heartbeat every \(configuration.heartbeatMilliseconds) ms")
-            try dependencies.bridge.post(.heartbeat, every: .milliseconds(configuration.heartbeatMilliseconds))
+            DemoLog.info("configuration loaded: log level \(configuration.logLevel), heartbeat every \(configuration.heartbeatMilliseconds) ms")
         case .reload:
-            DemoLog.write("configuration reloaded (reload #\(context.getState().reloads))")
+            DemoLog.info("configuration reloaded (reload #\(context.getState().reloads))")
         }
     }
 }

@@ -13,7 +13,7 @@ struct SendSignal: SideEffect {
     let name: String
 
     func sideEffect(_ context: SideEffectContext<DemoState, DemoDependencies>) throws {
-        DemoLog.write("tour: sending \(name) to myself (pid \(getpid()))")
+        DemoLog.info("tour: sending \(name) to myself (pid \(getpid()))")
         kill(getpid(), signal)
     }
 }

@@ -10,17 +10,14 @@ struct SetConfiguration: StateUpdater {
         if isReload {
             state.reloads += 1
         }
-        if state.status == .starting {
-            state.status = .running
-        }
     }
 }
 
-/// Moves the service to another stage of its life.
-struct SetStatus: StateUpdater {
-    let status: DemoState.Status
+/// Stores what a search found.
+struct SetSearchResult: StateUpdater {
+    let result: SearchResult
 
     func updateState(_ state: inout DemoState) {
-        state.status = status
+        state.search = result
     }
 }
