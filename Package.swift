@@ -56,7 +56,7 @@ let package = Package(
             dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge"],
             path: "Examples/ServiceDemo"
         ),
-        .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo"]),
+        .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting"]),
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting"]),

@@ -14,6 +14,8 @@ final class DemoDependencies: SideEffectDependencyContainer {
     private let shutdownRequestsContinuation: AsyncStream<String>.Continuation
     /// Which built-in configuration revision the next load reads.
     private let revisions = RevisionCounter()
+    /// Where configurations come from, when a test says (see ``useConfigurations(_:)``).
+    private let configurationOverride = ConfigurationOverride()
 
     init(options: CommandLineOptions) {
         self.options = options
@@ -27,11 +29,19 @@ final class DemoDependencies: SideEffectDependencyContainer {
 
     /// Reads the configuration: the `--config` file, or the next built-in revision.
     func readConfiguration() throws -> ServiceConfiguration {
+        if let read = configurationOverride.reader {
+            return try read()
+        }
         if let path = options.configPath {
             return try ServiceConfiguration.load(path: path)
         }
         let revision = ServiceConfiguration.builtInRevisions[revisions.next(limit: ServiceConfiguration.builtInRevisions.count)]
         return try ServiceConfiguration.decode(Data(revision.utf8), source: "the built-in configuration")
+    }
+
+    /// Reads configurations with `read` from now on (a test's configurations).
+    func useConfigurations(_ read: @escaping @Sendable () throws -> ServiceConfiguration) {
+        configurationOverride.reader = read
     }
 
     /// Asks `main` to shut the service down (see `Shutdown`).
@@ -60,5 +70,17 @@ final class RevisionCounter: @unchecked Sendable {
             defer { nextValue = min(nextValue + 1, limit - 1) }
             return nextValue
         }
+    }
+}
+
+/// A configuration reader a test put in place of the file or the built-in revisions.
+final class ConfigurationOverride: @unchecked Sendable {
+    // @unchecked: `storedReader` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var storedReader: (@Sendable () throws -> ServiceConfiguration)?
+
+    var reader: (@Sendable () throws -> ServiceConfiguration)? {
+        get { lock.withLock { storedReader } }
+        set { lock.withLock { storedReader = newValue } }
     }
 }

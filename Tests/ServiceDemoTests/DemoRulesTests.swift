@@ -1,0 +1,140 @@
+import Foundation
+import Katana
+import KatanaObservers
+import KatanaTesting
+import Testing
+@testable import katana_service_demo
+
+/// A heartbeat timer on a test clock: it posts the heartbeat when the test advances time.
+private final class ClockHeartbeatTimer: HeartbeatTimer {
+    private let task: Task<Void, any Error>
+
+    init(clock: TestClock, interval: Duration) {
+        task = clock.startTask {
+            while true {
+                try await clock.sleep(for: interval)
+                NotificationCenter.default.post(name: .heartbeat, object: nil)
+            }
+        }
+    }
+
+    func cancel() {
+        task.cancel()
+    }
+}
+
+/// The demo's rules, tested in process with `KatanaTesting`: the configuration it loads at the
+/// start, the reload a notification asks for, and the heartbeat, driven by a test clock instead of
+/// real time. Serialized: the rules listen on the default notification center.
+@Suite(.serialized) struct DemoRulesTests {
+    private typealias DemoTestStore = TestStore<DemoState, DemoDependencies>
+
+    private static let info250 = ServiceConfiguration(name: "katana-service-demo", logLevel: .info, heartbeatMilliseconds: 250)
+    private static let debug250 = ServiceConfiguration(name: "katana-service-demo", logLevel: .debug, heartbeatMilliseconds: 250)
+
+    /// A test store with the demo's service rules, whose heartbeat timers run on the test clock
+    /// and whose configurations come from `configurations` (the built-in ones when nil).
+    private func makeStore(configurations: [ServiceConfiguration]? = nil) -> DemoTestStore {
+        let clock = TestClock()
+        return DemoTestStore(
+            initialState: DemoState(),
+            interceptors: [ObserverInterceptor.observe { DemoRules.service }],
+            clock: clock
+        ) { dependencies in
+            dependencies.heartbeat.useTimers { interval in ClockHeartbeatTimer(clock: clock, interval: interval) }
+            if let configurations {
+                let next = Counter()
+                dependencies.useConfigurations { configurations[min(next.increment(), configurations.count - 1)] }
+            }
+        }
+    }
+
+    /// Stops the heartbeat, as the demo's shutdown does, then checks what the test left.
+    private func finish(_ store: DemoTestStore) async {
+        store.dependencies.heartbeat.stop()
+        await store.finish()
+    }
+
+    private static func isTick(_ item: any Dispatchable) -> Bool {
+        item is Tick
+    }
+
+    @Test func theStart_loadsTheConfiguration_andSchedulesTheHeartbeat() async {
+        let store = makeStore()
+        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
+        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
+        await store.receive(ScheduleHeartbeat.self)
+        #expect(store.clock.sleepers.count == 1)
+        await finish(store)
+    }
+
+    @Test func theHeartbeat_ticksWhenTheTestClockAdvances() async {
+        let store = makeStore()
+        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
+        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
+        await store.receive(ScheduleHeartbeat.self)
+        await store.advance(by: .milliseconds(249))
+        await store.advance(by: .milliseconds(1))
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 1 }
+        await store.advance(by: .milliseconds(500))
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 2 }
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 3 }
+        await finish(store)
+    }
+
+    @Test func aReloadNotification_dispatchesAReload() async {
+        let store = makeStore()
+        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
+        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
+        await store.receive(ScheduleHeartbeat.self)
+
+        NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
+        await store.receive(LoadConfiguration.self)
+        await store.receive(SetConfiguration.self) {
+            $0.configuration = Self.debug250
+            $0.reloads = 1
+        }
+        await store.receive(AnnounceLogLevel.self)
+        await finish(store)
+    }
+
+    @Test func aReloadThatChangesTheHeartbeat_ticksAtTheNewInterval() async {
+        let hourly = ServiceConfiguration(name: "demo", logLevel: .info, heartbeatMilliseconds: 3_600_000)
+        let fast = ServiceConfiguration(name: "demo", logLevel: .info, heartbeatMilliseconds: 20)
+        let store = makeStore(configurations: [hourly, fast])
+        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = hourly }
+        await store.receive(SetConfiguration.self) { $0.configuration = hourly }
+        await store.receive(ScheduleHeartbeat.self)
+        // An hour-long heartbeat: nothing ticks for a while.
+        await store.advance(by: .seconds(60))
+
+        NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
+        await store.receive(LoadConfiguration.self)
+        await store.receive(SetConfiguration.self) {
+            $0.configuration = fast
+            $0.reloads = 1
+        }
+        await store.receive(ScheduleHeartbeat.self)
+        // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone.
+        #expect(store.clock.sleepers.count == 1)
+        await store.advance(by: .milliseconds(60))
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 1 }
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 2 }
+        await store.receive("Tick", where: Self.isTick) { $0.ticks = 3 }
+        await finish(store)
+    }
+}
+
+/// A counter shared with the configuration reader: 0, 1, 2, …
+private final class Counter: @unchecked Sendable {
+    // @unchecked: `value` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var value = -1
+
+    func increment() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
