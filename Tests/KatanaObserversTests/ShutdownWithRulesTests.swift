@@ -6,34 +6,49 @@ import Testing
 /// A store shutting down with observer rules: the reactions of rules triggered before the shutdown
 /// are work the shutdown lets finish.
 @Suite struct ShutdownWithRulesTests {
-    @Test func finishingWork_waitsForASlowRulesReaction_andHandlesWhatItDispatches() async throws {
-        let rules = ObserverInterceptor.observe {
+    /// A rule whose reaction (on the observer's own queue) waits until `release` is signalled.
+    private func slowRule(_ release: DispatchSemaphore) -> StoreInterceptor {
+        ObserverInterceptor.observe {
             OnChange(of: \ObsState.count) { _, _ in
-                // A slow reaction, on the observer's own queue.
-                Thread.sleep(forTimeInterval: 0.05)
+                _ = release.wait(timeout: .now() + 300)
                 return Append("reacted")
             }
         }
-        let store = makeStore([rules])
+    }
+
+    private func waitUntilShuttingDown(_ store: ObsStore) async -> Bool {
+        let deadline = ContinuousClock.now + testTimeout
+        while !store.isShuttingDown {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
+    @Test func finishingWork_waitsForASlowRulesReaction_andHandlesWhatItDispatches() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let store = makeStore([slowRule(release)])
         try await store.dispatch(Bump()).value
-        let report = await store.shutdown(.finishWork, deadline: .seconds(60))
+        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await waitUntilShuttingDown(store))
+        release.signal()
+        let report = await shutdown.value
         #expect(store.state.log == ["reacted"])
         #expect(report.handled == 1)
         #expect(report.cancelled == 0)
     }
 
-    @Test func cancellingWork_doesNotWaitForTheDeadline_butStillLetsTheReactionEnd() async throws {
-        let rules = ObserverInterceptor.observe {
-            OnChange(of: \ObsState.count) { _, _ in
-                Thread.sleep(forTimeInterval: 0.05)
-                return Append("reacted")
-            }
-        }
-        let store = makeStore([rules])
+    @Test func cancellingWork_refusesWhatTheReactionDispatches_butWaitsForTheReactionToEnd() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let store = makeStore([slowRule(release)])
         try await store.dispatch(Bump()).value
-        let report = await store.shutdown(.cancelWork, deadline: .seconds(60), gracePeriod: .seconds(60))
+        let shutdown = Task { await store.shutdown(.cancelWork, deadline: .seconds(600), gracePeriod: .seconds(600)) }
+        #expect(await waitUntilShuttingDown(store))
+        release.signal()
+        let report = await shutdown.value
         // The reaction's item is refused: the store takes nothing once it cancels.
         #expect(store.state.log == [])
         #expect(report.stillRunning == 0)
+        #expect(store.workSnapshot.isIdle)
     }
 }

@@ -31,6 +31,13 @@ extension PartialStore {
 
     // MARK: - Shutdown
 
+    /// Whether ``shutdown(_:deadline:gracePeriod:)`` has been called (it may still be under way):
+    /// from then on the store refuses items dispatched from outside. For a service's health check,
+    /// which should report "going away" rather than "ready".
+    public var isShuttingDown: Bool {
+        engine.shutdownProgress.withLock { $0.phase } != .running
+    }
+
     /// Ends the store's working life and returns, once it is idle, what the shutdown did.
     ///
     /// From the call on, an item dispatched from outside the store is rejected with

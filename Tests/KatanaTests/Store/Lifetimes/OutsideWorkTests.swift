@@ -5,16 +5,17 @@ import Testing
 /// `AnySideEffectContext.beginOutsideWork()`: an interceptor's work on a queue of its own keeps
 /// the store from counting as idle until it ends.
 @Suite struct OutsideWorkTests {
-    /// An interceptor that, after each `Increment`, dispatches `NoChange` from a queue of its own a
-    /// little later, telling the store about it.
-    private static func reactingLater(queue: DispatchQueue, delay: Duration, events: Recorder<String>) -> StoreInterceptor {
+    /// An interceptor that, after each `Increment`, dispatches a recording updater from a queue of
+    /// its own once `release` opens, telling the store about that work.
+    private static func reactingLater(queue: DispatchQueue, release: Latch, events: Recorder<String>) -> StoreInterceptor {
         { context in
             { next in
                 { item in
                     try next(item)
                     guard item is Increment else { return }
                     let work = context.beginOutsideWork()
-                    queue.asyncAfter(deadline: .now() + delay.timeInterval) {
+                    queue.async {
+                        release.wait(timeout: holdTimeout)
                         context.anyDispatch(RecordApplied(label: "reaction", events: events))
                         work.end()
                     }
@@ -25,10 +26,15 @@ import Testing
 
     @Test func aShutdownThatFinishesWork_waitsForOutsideWork_andHandlesWhatItDispatches() async throws {
         let events = Recorder<String>()
-        let store = makeStore(interceptors: [Self.reactingLater(queue: DispatchQueue(label: "outside"), delay: .milliseconds(50), events: events)])
+        let release = Latch()
+        let store = makeStore(interceptors: [Self.reactingLater(queue: DispatchQueue(label: "outside"), release: release, events: events)])
         try await store.dispatch(Increment()).value
+        // The reaction is under way: the store is not idle.
         #expect(!store.workSnapshot.isIdle)
-        let report = await store.shutdown(.finishWork, deadline: .seconds(60))
+        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await eventuallyAsync { store.isShuttingDown })
+        release.open()
+        let report = try await withTimeout { await shutdown.value }
         #expect(events.values == ["reaction"])
         #expect(report.handled == 1)
         #expect(report.cancelled == 0)

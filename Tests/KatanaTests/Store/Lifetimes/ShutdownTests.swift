@@ -145,6 +145,20 @@ import Testing
         #expect(late == 0)
     }
 
+    @Test func isShuttingDown_fromTheCall_onwards() async throws {
+        let store = makeStore()
+        let gate = AsyncGate()
+        let events = EventLog()
+        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
+        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        #expect(!store.isShuttingDown)
+        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
+        #expect(await eventuallyAsync { store.isShuttingDown })
+        gate.open()
+        _ = try await withTimeout { await shutdown.value }
+        #expect(store.isShuttingDown)
+    }
+
     @Test func listeners_areNotCalledAfterTheShutdown() async throws {
         let store = makeStore()
         let calls = Counter()
