@@ -18,11 +18,30 @@ enum ReadmeLifetimes {
         }
     }
 
+    /// The README's dependencies, with one difference: after `closeBackend()`, the slow backend
+    /// answers when the test opens `backend` (a cancellable wait, as the README's sleep is), so
+    /// which searches are still running when a newer one starts does not depend on timing. Until
+    /// then it answers at once.
     final class SearchDependencies: SideEffectDependencyContainer {
-        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+        private let gate: Locked<AsyncGate>
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
+            let open = AsyncGate()
+            open.open()
+            gate = Locked(open)
+        }
         func search(_ query: String) async throws -> [String] {
-            try await Task.sleep(for: .milliseconds(100))   // a slow backend; the sleep is cancellable
+            try await backend.wait()   // a slow backend; the wait is cancellable
             return ["\(query)ana", "\(query)ana-swift"]
+        }
+
+        /// The gate searches wait at from now on.
+        var backend: AsyncGate {
+            gate.withLock { $0 }
+        }
+
+        /// Searches from now on wait at a new, closed gate.
+        func closeBackend() {
+            gate.withLock { $0 = AsyncGate() }
         }
     }
 
@@ -51,14 +70,19 @@ enum ReadmeLifetimes {
     @Test func cancelling_latestWins_andShutdown_runAsWritten() async throws {
         let store = makeStore()
         let printed = Recorder<String>()
+        store.dependencies.closeBackend()
         let first = store.dispatch(Search(query: "k"))
         let second = store.dispatch(Search(query: "ka"))
-        try await store.dispatch(Search(query: "kat")).value   // the two searches before it were cancelled
+        let third = store.dispatch(Search(query: "kat"))
+        #expect(await eventuallyAsync { first.isCancelled && second.isCancelled && store.dependencies.backend.waitingCount == 1 })
+        store.dependencies.backend.open()
+        try await third.value                                  // the two searches before it were cancelled
         printed.append("\(store.state.query) \(first.isCancelled)")
         #expect(printed.values == ["kat true"])
         #expect(second.isCancelled)
         #expect(store.state.results == ["katana", "katana-swift"])
 
+        store.dependencies.closeBackend()
         let slow = store.dispatch(Search(query: "x"))
         slow.cancel()                                          // or: store.cancelSideEffects(id: "search")
         #expect(slow.isCancelled)
@@ -70,6 +94,7 @@ enum ReadmeLifetimes {
 
     @Test func cancelSideEffectsByID_cancelsTheRunningSearch() async throws {
         let store = makeStore()
+        store.dependencies.closeBackend()
         let slow = store.dispatch(Search(query: "x"))
         // Running: its task has begun (and sleeps in the backend call).
         #expect(await eventuallyAsync { store.engine.sideEffectPool.withLock { $0 }?.runningAsyncCount == 1 })
