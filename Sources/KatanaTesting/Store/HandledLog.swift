@@ -19,6 +19,8 @@ struct HandledLog<S: State> {
     private var runningSideEffects: Set<Int> = []
     /// Items begun and not ended.
     private var inProgressCount = 0
+    /// Items in progress that got past the app's interceptors.
+    private var arrivedItems: Set<Int> = []
 
     // MARK: - Recording (the interceptor)
 
@@ -39,12 +41,23 @@ struct HandledLog<S: State> {
         return index
     }
 
+    /// The item at `index` got past every interceptor of the app's.
+    mutating func arrived(_ index: Int) {
+        arrivedItems.insert(index)
+    }
+
+    /// Whether the item at `index` got past every interceptor of the app's.
+    func hasArrived(_ index: Int) -> Bool {
+        arrivedItems.contains(index)
+    }
+
     /// The store is done with the item at `index`.
     mutating func end(_ index: Int, stateAfter: S?, outcome: HandledItem<S>.Outcome) {
         guard items.indices.contains(index) else { return }
         if case .inProgress = items[index].outcome {
             inProgressCount -= 1
         }
+        arrivedItems.remove(index)
         items[index].stateAfter = stateAfter
         items[index].outcome = outcome
     }

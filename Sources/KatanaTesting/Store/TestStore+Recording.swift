@@ -4,7 +4,8 @@ import Katana
 extension TestStore {
     /// The interceptor that records every item: first in the chain, so it sees each item the store
     /// is given (sent by the test or dispatched by the store's own work) before any other
-    /// interceptor can replace or block it, with the state before and after.
+    /// interceptor can replace or block it, with the state before and after. Whether the item got
+    /// past the app's interceptors is told by ``arrivalMarker(log:)``, last in the chain.
     static func recorder(log: LockedValue<HandledLog<S>>) -> StoreInterceptor {
         { context in
             { next in
@@ -14,10 +15,8 @@ extension TestStore {
                         return
                     }
                     let index = log.withLock { $0.begin(item, stateBefore: before) }
-                    var passedOn = false
                     do {
                         try RecordingThread.withCurrentItem(index) {
-                            passedOn = true
                             try next(item)
                         }
                     } catch {
@@ -25,7 +24,22 @@ extension TestStore {
                         throw error
                     }
                     let after = context.getAnyState() as? S
-                    log.withLock { $0.end(index, stateAfter: after, outcome: passedOn ? .handled : .blocked) }
+                    log.withLock { $0.end(index, stateAfter: after, outcome: $0.hasArrived(index) ? .handled : .blocked) }
+                }
+            }
+        }
+    }
+
+    /// The interceptor last in the chain: an item that reaches it got past every interceptor of
+    /// the app's, so the store handles it (or what an interceptor replaced it with).
+    static func arrivalMarker(log: LockedValue<HandledLog<S>>) -> StoreInterceptor {
+        { _ in
+            { next in
+                { item in
+                    if let index = RecordingThread.currentItem {
+                        log.withLock { $0.arrived(index) }
+                    }
+                    try next(item)
                 }
             }
         }

@@ -90,7 +90,8 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     /// A test store with the app's interceptors (observer rules included) and a configuration of
     /// its own: the state initializer runs in the initialiser, listeners run on a queue of the test
     /// store's own, and async side effects run on the clock's executor. Failures go to `reporter`,
-    /// by default to the framework running the test that makes the store.
+    /// by default to the framework running the test that makes the store. Without a `clock`, the
+    /// test store makes one that reports to the same place.
     ///
     /// `prepareDependencies` runs on the dependencies right after they are made, before the store
     /// starts (so an `OnStart` rule's side effect already sees them): swap an API client for a fake,
@@ -99,7 +100,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     public convenience init(
         initialState: S,
         interceptors: [StoreInterceptor] = [],
-        clock: TestClock = TestClock(),
+        clock: TestClock? = nil,
         exhaustivity: Exhaustivity = .on,
         timeout: Duration = .seconds(5),
         reporter: TestFailureReporter? = nil,
@@ -132,7 +133,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         initialState: S,
         interceptors: [StoreInterceptor] = [],
         configuration: Store<S, D>.Configuration,
-        clock: TestClock = TestClock(),
+        clock: TestClock? = nil,
         exhaustivity: Exhaustivity = .on,
         timeout: Duration = .seconds(5),
         reporter: TestFailureReporter? = nil,
@@ -143,11 +144,13 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         prepareDependencies: @escaping (D) -> Void = { _ in }
     ) {
         let log = LockedValue(HandledLog<S>())
+        let reporter = reporter ?? .forCurrentTest()
+        let clock = clock ?? TestClock(reporter: reporter)
         self.log = log
         self.clock = clock
         self.settings = LockedValue(Settings(exhaustivity: exhaustivity, timeout: timeout))
         self.sends = LockedValue([])
-        self.reporter = reporter ?? .forCurrentTest()
+        self.reporter = reporter
         self.creation = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let testConfiguration = Store<S, D>.Configuration(
             stateInitializerAsyncProvider: ImmediateExecutor(),
@@ -157,7 +160,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             asyncSideEffectTaskStarter: Self.taskStarter(log: log, clock: clock)
         )
         store = Store(
-            interceptors: [Self.recorder(log: log)] + interceptors,
+            interceptors: [Self.recorder(log: log)] + interceptors + [Self.arrivalMarker(log: log)],
             stateInitializer: { initialState },
             dependenciesInitializer: { dispatch, getState in
                 let dependencies = D(dispatch: dispatch, getState: getState)
@@ -307,6 +310,29 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         }
     }
 
+    /// Lets the store settle, then marks every received item not asserted yet as asserted, without
+    /// checking it: for an exhaustive test that does not care what some step dispatched. Returns
+    /// how many were skipped; with `.off(showSkipped: true)` each is also reported as a note.
+    @discardableResult
+    public func skipReceivedItems(
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async -> Int {
+        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        if !(await settle()) {
+            fail("Before skipping the received items, the store did not settle within \(timeout): \(busyDescription())", at: location)
+        }
+        let skipped = log.withLock { $0.skipAllUnasserted() }
+        if exhaustivity.showsSkipped {
+            for item in skipped {
+                note("Skipped the received \(item.typeName) (#\(item.index)) with skipReceivedItems().", at: location)
+            }
+        }
+        return skipped.count
+    }
+
     // MARK: - Time
 
     /// Moves the test clock `duration` forward: each sleeper due on the way wakes at its own
@@ -388,30 +414,30 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         if exhaustivity.isOn {
             let unasserted = log.withLock { $0.unassertedItems }
             if !unasserted.isEmpty {
-                lines.append("• \(unasserted.count) received item(s) not asserted with receive:")
+                lines.append("• \(Self.counted(unasserted.count, "received item", "received items")) not asserted with receive:")
                 lines += unasserted.map { "    \($0.typeName) (#\($0.index))" }
             }
         }
         let running = log.withLock { $0.runningSideEffectItems }
         if !running.isEmpty {
-            lines.append("• \(running.count) side effect(s) still running:")
+            lines.append("• \(Self.counted(running.count, "side effect", "side effects")) still running:")
             lines += running.map { "    \($0.typeName) (#\($0.index))" }
         }
         let sleepers = clock.sleepers
         if !sleepers.isEmpty {
-            lines.append("• \(sleepers.count) sleep(s) still waiting on the test clock (now \(clock.now)): until " + sleepers.map { "\($0.deadline)" }.joined(separator: ", ") + "; advance the clock, or cancel the side effects")
+            lines.append("• \(Self.counted(sleepers.count, "sleep", "sleeps")) still waiting on the test clock (now \(clock.now)): until " + sleepers.map { "\($0.deadline)" }.joined(separator: ", ") + "; advance the clock, or cancel the side effects")
         }
         if !settled {
             lines.append("• the store did not settle within \(timeout): \(busyDescription())")
         }
         let pending = sends.withLock { $0.filter { $0.promise.isPending } }
         if !pending.isEmpty {
-            lines.append("• \(pending.count) promise(s) of sent items not settled:")
-            lines += pending.map { "    \($0.typeName), sent at \($0.location)" }
+            lines.append("• \(Self.counted(pending.count, "promise of a sent item", "promises of sent items")) not settled:")
+            lines += pending.map { "    \($0.typeName), sent at \($0.location.fileID):\($0.location.line)" }
         }
         let thrown = listenerErrors.withLock { $0 }
         if !thrown.isEmpty {
-            lines.append("• \(thrown.count) listener call(s) threw:")
+            lines.append("• \(Self.counted(thrown.count, "listener call", "listener calls")) threw:")
             lines += thrown.map { "    \($0)" }
         }
         return lines
@@ -446,7 +472,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             let unasserted = log.withLock { $0.unassertedItems }
             guard !unasserted.isEmpty else { return }
             fail(
-                "Before \(what), \(unasserted.count) received item(s) must be asserted with receive: "
+                "Before \(what), receive must assert \(Self.counted(unasserted.count, "received item", "received items")): "
                     + unasserted.map { "\($0.typeName) (#\($0.index))" }.joined(separator: ", "),
                 at: location
             )
@@ -489,12 +515,17 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             parts.append("items are waiting or being handled, or a synchronous side effect is running")
         }
         if snapshot.runningAsyncSideEffects > 0 {
-            parts.append("\(snapshot.runningAsyncSideEffects) async side effect(s) running or suspended")
+            parts.append("\(Self.counted(snapshot.runningAsyncSideEffects, "async side effect", "async side effects")) running or suspended")
         }
         if !clock.isIdle {
             parts.append("tasks on the test clock's executor are running (one may be blocked, or awaiting something outside the store and the clock)")
         }
         return parts.isEmpty ? "nothing is running now" : parts.joined(separator: "; ")
+    }
+
+    /// "1 item", "2 items".
+    private static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+        "\(count) \(count == 1 ? singular : plural)"
     }
 
     /// A short real-time pause between two looks at the store.

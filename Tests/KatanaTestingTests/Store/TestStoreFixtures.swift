@@ -68,7 +68,7 @@ func makeTestStore(
     interceptors: [StoreInterceptor] = [],
     amount: Int = 41
 ) -> CountingTestStore {
-    let clock = TestClock()
+    let clock = TestClock(reporter: recorder.reporter)
     return CountingTestStore(
         initialState: Counting(),
         interceptors: interceptors,
