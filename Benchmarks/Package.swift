@@ -38,6 +38,7 @@ let package = Package(
                 .product(name: "Katana", package: "Katana"),
                 .product(name: "KatanaObservers", package: "Katana"),
                 .product(name: "KatanaLegacy", package: "Katana"),
+                .product(name: "KatanaTesting", package: "Katana"),
                 "KatanaBenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
             ],

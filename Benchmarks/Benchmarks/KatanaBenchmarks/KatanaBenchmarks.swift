@@ -19,4 +19,5 @@ private func registerAll() {
     registerPromiseBenchmarks()
     registerMemoryBenchmarks()
     registerLegacyBenchmarks()
+    registerTestingBenchmarks()
 }

@@ -461,9 +461,22 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             fail("The state assertion after \(what) threw: \(error)", at: location)
             return
         }
+        let equal = Self.areEqual(expected, actual)
+        if equal == true {
+            return
+        }
         if let diff = StateDiff.diff(expected: expected, actual: actual) {
             fail("State after \(what) differs from the expectation \(StateDiff.legend):\n\(diff)", at: location)
+        } else if equal == false {
+            fail("State after \(what) is not == to the expectation, though the two draw the same:\n\(StateDiff.render(actual))", at: location)
         }
+    }
+
+    /// Whether two states are equal by the state's own `==`; nil when the state is not
+    /// `Equatable`, and the states are then compared by their drawings only.
+    private static func areEqual(_ lhs: S, _ rhs: S) -> Bool? {
+        guard let lhs = lhs as? any Equatable else { return nil }
+        return lhs.isEqual(to: rhs)
     }
 
     /// Before a send: received items not asserted fail the test (exhaustive), or are skipped.
@@ -494,6 +507,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     /// between. False when ``timeout`` (real time) passes first.
     private func settle() async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var looks = 0
         while ContinuousClock.now < deadline {
             let first = store.workSnapshot
             if first.isIdle, clock.isIdle, !log.withLock({ $0.hasItemInProgress }) {
@@ -502,7 +516,8 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
                     return true
                 }
             }
-            await Self.pause()
+            looks += 1
+            await Self.pause(afterLooks: looks)
         }
         return false
     }
@@ -533,6 +548,19 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         try? await Task.sleep(for: .microseconds(200))
     }
 
+    /// The pause between two looks while settling: the first looks only yield, as most items are
+    /// handled within microseconds; then a short sleep (see docs/PERFORMANCE.md, "TestStore").
+    private static func pause(afterLooks looks: Int) async {
+        if looks < quickLooks {
+            await Task.yield()
+        } else {
+            await pause()
+        }
+    }
+
+    /// How many looks at a busy store only yield before settling sleeps between looks.
+    private static var quickLooks: Int { 50 }
+
     /// How a settled promise settled, for messages.
     private static func outcome(of promise: Promise<any Sendable>) async -> String {
         do {
@@ -551,5 +579,13 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
 
     private func note(_ message: String, at location: TestSourceLocation) {
         reporter.report(TestFailure(message, severity: .note, location: location))
+    }
+}
+
+extension Equatable {
+    /// Whether `self` equals `other`, when `other` is of the same type.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
     }
 }
