@@ -508,7 +508,9 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     private func settle() async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
-        while ContinuousClock.now < deadline {
+        // The deadline is checked after a look, so a test whose task was not scheduled for a while
+        // (a loaded machine, the thread sanitizer) still looks once more before it gives up.
+        while true {
             let first = store.workSnapshot
             if first.isIdle, clock.isIdle, !log.withLock({ $0.hasItemInProgress }) {
                 await Task.yield()
@@ -516,10 +518,12 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
                     return true
                 }
             }
+            if ContinuousClock.now >= deadline {
+                return false
+            }
             looks += 1
             await Self.pause(afterLooks: looks)
         }
-        return false
     }
 
     /// What keeps the store busy, for messages.
