@@ -69,7 +69,6 @@ import Testing
     @Test func finish_withAReceivedSideEffectAwaitingSomethingOutside_reportsItStillRunning() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(200)
         let gate = Gate()
         await store.send(LaunchGateWait(gate: gate))
         await store.receive(AwaitGate.self)
@@ -83,7 +82,6 @@ import Testing
     @Test func finish_withTwoSideEffectsStillRunning_listsBothInOrder() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(200)
         let gate = Gate()
         await store.send(LaunchGateWait(gate: gate))
         await store.send(LaunchGateWait(gate: gate)) { _ in }
@@ -141,7 +139,6 @@ import Testing
     @Test func finish_withASentSideEffectAwaitingSomethingOutside_reportsItAndItsPromise_withWhereItWasSent() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(200)
         let gate = Gate()
         let line: UInt = #line + 1
         let promise = await store.send(AwaitGate(gate: gate))

@@ -43,7 +43,6 @@ final class TestStoreFinishXCTests: XCTestCase {
     func test_finish_withAReceivedSideEffectStillRunning_reportsIt() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(200)
         let gate = Gate()
         await store.send(LaunchGateWait(gate: gate))
         await store.receive(AwaitGate.self)
@@ -72,7 +71,6 @@ final class TestStoreFinishXCTests: XCTestCase {
     func test_finish_withASentSideEffectStillRunning_reportsItsPendingPromise_withWhereItWasSent() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(200)
         let gate = Gate()
         let line = #line + 1
         await store.send(AwaitGate(gate: gate))
