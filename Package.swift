@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting"]),
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting"]),
+        .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting", "KatanaObservers", "KatanaLegacy"]),
     ],
     swiftLanguageModes: [.v6]
 )

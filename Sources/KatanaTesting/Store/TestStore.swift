@@ -504,12 +504,12 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     /// Waits until the store and the clock have nothing left to do right now: no item waiting or
     /// being handled, no listener call pending, no synchronous side effect at work, and every task
     /// on the clock's executor suspended or ended — seen twice in a row with nothing dispatched in
-    /// between. False when ``timeout`` (real time) passes first.
+    /// between. False when ``timeout`` (real time) passes first. The store is looked at after
+    /// every pause, the last one included, so a pause that overruns the deadline (a starved test
+    /// process) or a zero timeout does not report a settled store as unsettled.
     private func settle() async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
-        // The deadline is checked after a look, so a test whose task was not scheduled for a while
-        // (a loaded machine, the thread sanitizer) still looks once more before it gives up.
         while true {
             let first = store.workSnapshot
             if first.isIdle, clock.isIdle, !log.withLock({ $0.hasItemInProgress }) {

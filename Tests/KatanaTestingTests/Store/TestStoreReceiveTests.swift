@@ -1,0 +1,226 @@
+import Katana
+import KatanaTesting
+import Testing
+
+/// `receive`: by type and by predicate, its state check, waiting with a timeout, the wrong next
+/// item, and skipping other items when not exhaustive.
+@Suite struct TestStoreReceiveTests {
+    private static func isAddOfTwo(_ item: any Dispatchable) -> Bool {
+        (item as? Add)?.amount == 2
+    }
+
+    // MARK: By type
+
+    @Test func receive_byType_passes_andChecksTheState() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(NoteThenAdd(text: "a", amount: 2)) {
+            $0.counter = 2
+            $0.log = ["a"]
+        }
+        await store.receive(Note.self) { $0.log = ["a"] }
+        await store.receive(Add.self) { $0.counter = 2 }
+        await store.finish()
+        #expect(recorder.messages == [])
+    }
+
+    @Test func receive_withTheWrongState_failsWithADiff_atTheCallersLine() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
+        let line: UInt = #line + 1
+        await store.receive(Add.self) { $0.counter = 3 }
+        await store.finish()
+        #expect(recorder.messages == [
+            """
+            State after receiving KatanaTestingTests.Add differs from the expectation (− expected, + actual):
+              Counting(
+            −   counter: 3,
+            +   counter: 2,
+                log: []
+              )
+            """,
+        ])
+        #expect(recorder.failures.map(\.location.line) == [line])
+    }
+
+    @Test func receive_whenTheAssertionThrows_failsWithTheError() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
+        await store.receive(Add.self) { _ in throw Refused(reason: "while receiving") }
+        await store.finish()
+        #expect(recorder.messages == [
+            "The state assertion after receiving KatanaTestingTests.Add threw: refused: while receiving",
+        ])
+    }
+
+    // MARK: By predicate
+
+    @Test func receive_byPredicate_passesWhenThePredicateAccepts() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
+        await store.receive("an Add of 2", where: Self.isAddOfTwo) { $0.counter = 2 }
+        await store.finish()
+        #expect(recorder.messages == [])
+    }
+
+    @Test func receive_byPredicate_thatRejectsTheNextItem_failsNamingTheDescription() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(AddNow(amount: 5)) { $0.counter = 5 }
+        await store.receive("an Add of 2", where: Self.isAddOfTwo) { $0.counter = 5 }
+        #expect(recorder.takeAll().map(\.message) == [
+            "Expected to receive an Add of 2, but the next item the store handled on its own was KatanaTestingTests.Add (#1). Receive it first, or set exhaustivity to .off to skip it.",
+        ])
+        // Not taken: it is still the next one.
+        await store.receive(Add.self) { $0.counter = 5 }
+        await store.finish()
+        #expect(recorder.messages == [])
+    }
+
+    // MARK: Waiting
+
+    @Test func receive_waitsForAnItemThatArrivesLater() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        let gate = Gate()
+        await store.send(AwaitGate(gate: gate))
+        // Opened from outside the store and the clock while receive waits.
+        let opener = Task {
+            _ = await eventually { gate.waiterCount == 1 }
+            gate.open()
+        }
+        await store.receive(Add.self) { $0.counter = 1 }
+        await opener.value
+        await store.finish()
+        #expect(recorder.messages == [])
+    }
+
+    @Test func receive_withNothingToReceive_failsWhenItsTimeoutRunsOut() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(Add(amount: 1)) { $0.counter = 1 }
+        let line: UInt = #line + 1
+        await store.receive(Note.self, timeout: .milliseconds(50))
+        await store.finish()
+        #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
+            "\(line): Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own. nothing is running now",
+        ])
+    }
+
+    @Test func receive_withoutATimeout_waitsForTheStoresTimeout() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        store.timeout = .milliseconds(30)
+        await store.receive("anything", where: { _ in true })
+        await store.finish()
+        #expect(recorder.messages == [
+            "Expected to receive anything within 0.03 seconds, but the store handled nothing more on its own. nothing is running now",
+        ])
+    }
+
+    @Test func receive_timingOutWhileASideEffectRuns_saysWhatIsRunning() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        let gate = Gate()
+        await store.send(AwaitGate(gate: gate))
+        await store.receive(Add.self, timeout: .milliseconds(50))
+        gate.open()
+        await store.receive(Add.self) { $0.counter = 1 }
+        await store.finish()
+        #expect(recorder.messages == [
+            "Expected to receive KatanaTestingTests.Add within 0.05 seconds, but the store handled nothing more on its own. 1 async side effect running or suspended",
+        ])
+    }
+
+    // MARK: The wrong next item
+
+    @Test func receive_theWrongType_whenExhaustive_fails_andLeavesTheItem() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(AddNow(amount: 1)) { $0.counter = 1 }
+        let line: UInt = #line + 1
+        await store.receive(Note.self) { $0.log = ["never"] }
+        #expect(recorder.takeAll().map { "\($0.location.line): \($0.message)" } == [
+            "\(line): Expected to receive KatanaTestingTests.Note, but the next item the store handled on its own was KatanaTestingTests.Add (#1). Receive it first, or set exhaustivity to .off to skip it.",
+        ])
+        await store.finish()
+        #expect(recorder.messages == [
+            "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+        ])
+    }
+
+    @Test func receive_theWrongType_whenNotExhaustive_skipsOtherItems_silently() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
+        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
+        await store.receive(Add.self) { $0.counter = 2 }
+        await store.finish()
+        #expect(recorder.failures == [])
+    }
+
+    @Test func receive_whenNotExhaustiveAndShowingSkipped_notesEachSkippedItem() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
+        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
+        let line: UInt = #line + 1
+        await store.receive(Add.self) { $0.counter = 2 }
+        await store.finish()
+        #expect(recorder.failures.map(\.severity) == [.note])
+        #expect(recorder.failures.map(\.location.line) == [line])
+        #expect(recorder.messages == [
+            "Skipped the received KatanaTestingTests.Note (#1) while waiting to receive KatanaTestingTests.Add.",
+        ])
+    }
+
+    @Test func receive_whenNotExhaustive_andNoItemMatches_skipsAll_thenTimesOut() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
+        await store.send(AddNow(amount: 1)) { $0.counter = 1 }
+        await store.receive(Note.self, timeout: .milliseconds(20))
+        await store.finish()
+        #expect(recorder.failures.map(\.severity) == [.note, .failure])
+        #expect(recorder.messages == [
+            "Skipped the received KatanaTestingTests.Add (#1) while waiting to receive KatanaTestingTests.Note.",
+            "Expected to receive KatanaTestingTests.Note within 0.02 seconds, but the store handled nothing more on its own. nothing is running now",
+        ])
+    }
+
+    // MARK: skipReceivedItems
+
+    @Test func skipReceivedItems_skipsEveryUnassertedItem_andReturnsTheCount() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        await store.send(NoteThenAdd(text: "a", amount: 2)) {
+            $0.counter = 2
+            $0.log = ["a"]
+        }
+        let skipped = await store.skipReceivedItems()
+        #expect(skipped == 2)
+        #expect(await store.skipReceivedItems() == 0)
+        await store.send(Add(amount: 1)) {
+            $0.counter = 3
+            $0.log = ["a"]
+        }
+        await store.finish()
+        #expect(recorder.failures == [])
+    }
+
+    @Test func skipReceivedItems_whenShowingSkipped_notesEach() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
+        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
+        let line: UInt = #line + 1
+        let skipped = await store.skipReceivedItems()
+        await store.finish()
+        #expect(skipped == 2)
+        #expect(recorder.failures.map(\.severity) == [.note, .note])
+        #expect(recorder.failures.map(\.location.line) == [line, line])
+        #expect(recorder.messages == [
+            "Skipped the received KatanaTestingTests.Note (#1) with skipReceivedItems().",
+            "Skipped the received KatanaTestingTests.Add (#2) with skipReceivedItems().",
+        ])
+    }
+}
