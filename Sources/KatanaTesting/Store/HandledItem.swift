@@ -17,7 +17,7 @@ public struct HandledItem<S: State>: Sendable {
         /// It was handled: an updater applied, a side effect's body returned (a synchronous one)
         /// or its task started (an async one).
         case handled
-        /// An interceptor did not pass it on.
+        /// An interceptor returned without passing it on.
         case blocked
         /// It was rejected with this error (by an interceptor, or as bad input).
         case rejected(String)

@@ -225,7 +225,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         }
         switch handled.outcome {
         case .blocked:
-            fail("\(name) was sent, but an interceptor did not pass it on, so the store did not handle it.", at: location)
+            fail("\(name) was sent, but an interceptor returned without passing it on, so the store did not handle it.", at: location)
         case .rejected(let error):
             fail("\(name) was sent, but it was rejected: \(error)", at: location)
         case .handled, .inProgress:
@@ -303,7 +303,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
                 continue
             }
             if ContinuousClock.now >= deadline {
-                fail("Expected to receive \(description) within \(wait), but the store handled nothing more on its own. \(busyDescription())", at: location)
+                fail("Expected to receive \(description) within \(wait), but the store handled nothing more on its own (\(busyDescription())).", at: location)
                 return
             }
             await Self.pause()

@@ -157,7 +157,7 @@ import Testing
         let store = makeTestStore(recorder: recorder, interceptors: [blocking(amount: 99)])
         let promise = await store.send(Add(amount: 99))
         #expect(recorder.takeAll().map(\.message) == [
-            "KatanaTestingTests.Add was sent, but an interceptor did not pass it on, so the store did not handle it.",
+            "KatanaTestingTests.Add was sent, but an interceptor returned without passing it on, so the store did not handle it.",
         ])
         #expect(!promise.isPending)
         await store.finish()

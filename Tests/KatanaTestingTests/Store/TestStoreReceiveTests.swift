@@ -106,7 +106,7 @@ import Testing
         await store.receive(Note.self, timeout: .milliseconds(50))
         await store.finish()
         #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
-            "\(line): Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own. nothing is running now",
+            "\(line): Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own (nothing is running now).",
         ])
     }
 
@@ -117,7 +117,7 @@ import Testing
         await store.receive("anything", where: { _ in true })
         await store.finish()
         #expect(recorder.messages == [
-            "Expected to receive anything within 0.03 seconds, but the store handled nothing more on its own. nothing is running now",
+            "Expected to receive anything within 0.03 seconds, but the store handled nothing more on its own (nothing is running now).",
         ])
     }
 
@@ -131,7 +131,7 @@ import Testing
         await store.receive(Add.self) { $0.counter = 1 }
         await store.finish()
         #expect(recorder.messages == [
-            "Expected to receive KatanaTestingTests.Add within 0.05 seconds, but the store handled nothing more on its own. 1 async side effect running or suspended",
+            "Expected to receive KatanaTestingTests.Add within 0.05 seconds, but the store handled nothing more on its own (1 async side effect running or suspended).",
         ])
     }
 
@@ -184,7 +184,7 @@ import Testing
         #expect(recorder.failures.map(\.severity) == [.note, .failure])
         #expect(recorder.messages == [
             "Skipped the received KatanaTestingTests.Add (#1) while waiting to receive KatanaTestingTests.Note.",
-            "Expected to receive KatanaTestingTests.Note within 0.02 seconds, but the store handled nothing more on its own. nothing is running now",
+            "Expected to receive KatanaTestingTests.Note within 0.02 seconds, but the store handled nothing more on its own (nothing is running now).",
         ])
     }
 

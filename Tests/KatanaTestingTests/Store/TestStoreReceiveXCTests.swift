@@ -42,7 +42,7 @@ final class TestStoreReceiveXCTests: XCTestCase {
         await store.receive(Note.self, timeout: .milliseconds(50))
         await store.finish()
         XCTAssertEqual(recorder.messages, [
-            "Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own. nothing is running now",
+            "Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own (nothing is running now).",
         ])
         XCTAssertEqual(recorder.failures.map(\.location.line), [line])
     }

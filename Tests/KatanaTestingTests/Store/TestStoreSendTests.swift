@@ -151,7 +151,7 @@ import Testing
         let line: UInt = #line + 1
         await store.send(Add(amount: 99))
         #expect(recorder.takeAll().map { "\($0.location.line): \($0.message)" } == [
-            "\(line): KatanaTestingTests.Add was sent, but an interceptor did not pass it on, so the store did not handle it.",
+            "\(line): KatanaTestingTests.Add was sent, but an interceptor returned without passing it on, so the store did not handle it.",
         ])
         #expect(store.state == Counting())
         // Other items still pass.

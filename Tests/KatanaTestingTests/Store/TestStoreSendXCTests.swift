@@ -117,7 +117,7 @@ final class TestStoreSendXCTests: XCTestCase {
         await store.send(Add(amount: 99))
         await store.finish()
         XCTAssertEqual(recorder.messages, [
-            "KatanaTestingTests.Add was sent, but an interceptor did not pass it on, so the store did not handle it.",
+            "KatanaTestingTests.Add was sent, but an interceptor returned without passing it on, so the store did not handle it.",
         ])
     }
 
