@@ -178,7 +178,7 @@ final class KeepingDependencies: SideEffectDependencyContainer {
             #expect(await waitUntil { checker.callCount == valid })
             #expect(checker.problems.isEmpty, "\(checker.problems)")
             // The store keeps working.
-            try store.dispatch(Add(id: -1, amount: 1)).wait(timeout: reliabilityTimeout)
+            try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 1)).wait(timeout: reliabilityTimeout) }
             #expect(store.state.total == valid + 1)
 
             // The observer rule for another state type: reported exactly once, never fired; the

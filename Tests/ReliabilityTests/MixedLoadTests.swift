@@ -34,12 +34,13 @@ import Testing
             // The store keeps serving (negative ids are never faulted; -10 % 5 == 0 fires one rule): every kind of item still works after the faults.
             let store = try #require(harness.store)
             let before = store.state
-            try store.dispatch(Add(id: -1, amount: 5)).wait(timeout: reliabilityTimeout)
-            #expect(try store.dispatch(Compute(id: -10, amount: 4)).wait(timeout: reliabilityTimeout) == 8)
+            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
+            try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 5)).wait(timeout: reliabilityTimeout) }
+            #expect(try await onThreadOfItsOwn { try store.dispatch(Compute(id: -10, amount: 4)).wait(timeout: reliabilityTimeout) } == 8)
             #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).value == 3)
             #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).value == 3)
-            #expect(throws: InjectedFault(id: -5)) {
-                try store.dispatch(Touch(id: -5, fails: true)).wait(timeout: reliabilityTimeout)
+            await #expect(throws: InjectedFault(id: -5)) {
+                try await onThreadOfItsOwn { try store.dispatch(Touch(id: -5, fails: true)).wait(timeout: reliabilityTimeout) }
             }
             // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
             #expect(await waitUntil { store.state.seq == before.seq + 3 })

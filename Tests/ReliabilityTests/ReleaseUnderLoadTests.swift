@@ -195,14 +195,15 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
             let entered = DispatchSemaphore(value: 0)
             let gate = DispatchSemaphore(value: 0)
             let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
-            #expect(entered.wait(timeout: .now() + 60) == .success, "the gate updater never ran")
+            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
+            #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
 
             let (ledger, items) = try await dispatchPending(to: holder)
             #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
 
             await release(holder, weak: weak)
             gate.signal()
-            #expect(throws: Never.self) { try gatePromise.wait(timeout: reliabilityTimeout) }
+            await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
 
             await expectAllRejectedAsDeallocated(ledger, items)
             try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)

@@ -35,7 +35,9 @@ extension PartialStore {
     /// from then on the store refuses items dispatched from outside. For a service's health check,
     /// which should report "going away" rather than "ready".
     public var isShuttingDown: Bool {
-        engine.shutdownProgress.withLock { $0.phase } != .running
+        // The intake changes in the same look at the inbox that records where the shutdown's
+        // count of handled items starts, so what is dispatched once this is true is counted.
+        engine.inbox.withLock { $0.intake } != .open
     }
 
     /// Ends the store's working life and returns, once it is idle, what the shutdown did.

@@ -26,7 +26,9 @@ private func expectFinishes<Success: Sendable, Failure: Error>(
 struct TestClockTests {
     let recorder = TestFailureRecorder()
 
-    func makeClock(idleTimeout: Duration = .seconds(5)) -> TestClock {
+    /// A clock whose advances wait up to 120 s for woken work: a safety net that only a clock that
+    /// never becomes idle reaches, long enough for a loaded machine under the thread sanitizer.
+    func makeClock(idleTimeout: Duration = .seconds(120)) -> TestClock {
         TestClock(idleTimeout: idleTimeout, reporter: recorder.reporter)
     }
 

@@ -127,7 +127,8 @@ struct CancelFromObserverTests {
         let read = DispatchSemaphore(value: 0)
         let observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
             guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            readBeforeThePostEnded.set(read.wait(timeout: .now() + .seconds(60)) == .success)
+            // Bounded, and long: the test task that signals may wait a while for a thread under load.
+            readBeforeThePostEnded.set(read.wait(timeout: .now() + .seconds(240)) == .success)
         }
         defer { center.removeObserver(observation) }
         let subscription = try bridge.post(name, every: .seconds(60), firstFireAfter: .zero)
@@ -139,7 +140,7 @@ struct CancelFromObserverTests {
             answer.set(subscription.isActive)
             read.signal()
         }
-        #expect(await waitUntil(timeout: .seconds(120)) { readBeforeThePostEnded.get() != nil })
+        #expect(await waitUntil(timeout: .seconds(300)) { readBeforeThePostEnded.get() != nil })
         #expect(readBeforeThePostEnded.get() == true, "isActive waited for the post to end")
         #expect(answer.get() == true)
     }
