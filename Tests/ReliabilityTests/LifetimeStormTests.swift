@@ -68,13 +68,19 @@ struct BulkyTick: StateUpdater {
                     }
                 } else {
                     // Cancels each dispatch as soon as it exists, racing with its handling.
+                    // Takes only the new ones (holding a copy of the whole list would make each append
+                    // copy it), and naps briefly when there are none, so that it does not take a core
+                    // from the dispatching thread.
                     var next = 0
                     let deadline = ContinuousClock.now + reliabilityTimeout
                     while next < count, ContinuousClock.now < deadline {
-                        let available = cancellers.get()
-                        while next < available.count {
-                            available[next]()
-                            next += 1
+                        let batch = cancellers.mutate { list in Array(list[next...]) }
+                        for cancel in batch {
+                            cancel()
+                        }
+                        next += batch.count
+                        if batch.isEmpty {
+                            usleep(50)
                         }
                     }
                 }

@@ -39,13 +39,14 @@ final class BridgedDependencies: SideEffectDependencyContainer {
 
 typealias BridgedStore = Store<LoadState, BridgedDependencies>
 
-/// Blocks the store's updater queue until the test opens the gate (or 60 s pass).
+/// Blocks the store's updater queue until the test opens the gate (or 300 s pass: a safety net
+/// long enough for 10,000 dispatches under the thread sanitizer on a loaded machine).
 struct Gate: StateUpdater {
     let entered: DispatchSemaphore
     let release: DispatchSemaphore
     func updateState(_ state: inout LoadState) {
         entered.signal()
-        _ = release.wait(timeout: .now() + 60)
+        _ = release.wait(timeout: .now() + 300)
     }
 }
 

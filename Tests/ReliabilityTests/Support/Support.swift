@@ -6,8 +6,9 @@ import Katana
 import Glibc
 #endif
 
-/// Every bounded wait in this target uses at most this long per wait.
-let reliabilityTimeout: Duration = .seconds(240)
+/// Every bounded wait in this target uses at most this long per wait: a safety net, longer under
+/// the thread sanitizer, where the storms run several times slower and overlap on two cores.
+let reliabilityTimeout: Duration = isRunningUnderThreadSanitizer ? .seconds(600) : .seconds(240)
 
 /// A value behind a lock, shared between threads.
 final class Shared<Value>: @unchecked Sendable {
@@ -107,9 +108,13 @@ func residentSetKiB() -> Int? {
 /// They take the gate shared and run in parallel with each other; the soak takes it exclusively.
 /// Waits are bounded; `nil` means the gate was not obtained in time and the body did not run.
 enum ProcessMemoryGate {
+    /// How long a test waits for the gate: the storms that hold it shared run for minutes under
+    /// the thread sanitizer on two cores, and the soaks wait for all of them.
+    static var gateTimeout: Duration { isRunningUnderThreadSanitizer ? .seconds(1_200) : .seconds(280) }
+
     private static let state = Shared((shared: 0, exclusive: false))
 
-    static func shared<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+    static func shared<T>(timeout: Duration = gateTimeout, _ body: () async throws -> T) async rethrows -> T? {
         let taken = await waitUntil(timeout: timeout) {
             state.mutate { state in
                 guard !state.exclusive else { return false }
@@ -122,7 +127,7 @@ enum ProcessMemoryGate {
         return try await body()
     }
 
-    static func exclusive<T>(timeout: Duration = .seconds(280), _ body: () async throws -> T) async rethrows -> T? {
+    static func exclusive<T>(timeout: Duration = gateTimeout, _ body: () async throws -> T) async rethrows -> T? {
         let taken = await waitUntil(timeout: timeout) {
             state.mutate { state in
                 guard !state.exclusive, state.shared == 0 else { return false }
