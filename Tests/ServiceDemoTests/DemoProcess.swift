@@ -99,6 +99,24 @@ final class DemoProcess: @unchecked Sendable {
         waitForLog(timeout: timeout) { $0.contains(text) }
     }
 
+    /// The same wait from a test task: it sleeps between looks instead of blocking, so it does not
+    /// hold one of Swift concurrency's few threads (as many as cores) that every test runs on.
+    func waitForLog(timeout: Duration = .seconds(60), until condition: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (data, ended) = lock.withLock { (log, openPipes == 0) }
+            if condition(String(decoding: data, as: UTF8.self)) { return true }
+            if ended || ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits, from a test task, until the log contains `text`; false if `timeout` passes or the
+    /// process ends first.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(60)) async -> Bool {
+        await waitForLog(timeout: timeout) { $0.contains(text) }
+    }
+
     /// Waits for the process to exit and for the end of its output; returns its exit status. Kills
     /// it and throws after `timeout`.
     func waitForExit(timeout: Duration = .seconds(60)) throws -> Int32 {

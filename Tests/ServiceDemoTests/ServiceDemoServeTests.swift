@@ -11,9 +11,9 @@ import Darwin
 @Suite struct ServiceDemoServeTests {
     @Test func sigterm_cancelsTheWarmUpStillRunningAtTheDeadline_andMainReturnsWithZero() async throws {
         let demo = try DemoProcess(["--serve"])
-        #expect(demo.waitForLog("pid \(demo.pid): serving until SIGTERM or SIGINT"), "log:\n\(demo.output)")
-        #expect(demo.waitForLog("warm-up: filling the cache in the background"), "log:\n\(demo.output)")
-        #expect(demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("pid \(demo.pid): serving until SIGTERM or SIGINT"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("warm-up: filling the cache in the background"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
 
         kill(demo.pid, SIGTERM)
         let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
@@ -34,7 +34,7 @@ import Darwin
 
     @Test func sigint_shutsDownLikeSigterm() async throws {
         let demo = try DemoProcess(["--serve"])
-        #expect(demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
         kill(demo.pid, SIGINT)
         let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
         #expect(status == 0, "log:\n\(demo.output)")
@@ -49,9 +49,9 @@ import Darwin
             let file = try DemoProcess.temporaryConfiguration(#"{ "name": "x", "logLevel": "\#(level)", "heartbeatMilliseconds": 3600000 }"#)
             defer { try? FileManager.default.removeItem(at: file) }
             let demo = try DemoProcess(["--serve", "--config", file.path])
-            #expect(demo.waitForLog("configuration loaded: log level \(level)"), "log:\n\(demo.output)")
+            #expect(await demo.waitForLog("configuration loaded: log level \(level)"), "log:\n\(demo.output)")
             kill(demo.pid, SIGHUP)
-            #expect(demo.waitForLog("configuration reloaded (reload #1)"), "log:\n\(demo.output)")
+            #expect(await demo.waitForLog("configuration reloaded (reload #1)"), "log:\n\(demo.output)")
             kill(demo.pid, SIGTERM)
             let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
             let log = demo.output
@@ -65,12 +65,12 @@ import Darwin
         let file = try DemoProcess.temporaryConfiguration(#"{ "name": "x", "logLevel": "info", "heartbeatMilliseconds": 3600000 }"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let demo = try DemoProcess(["--serve", "--config", file.path])
-        #expect(demo.waitForLog("configuration loaded: log level info"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("configuration loaded: log level info"), "log:\n\(demo.output)")
 
         // An operator edits the file and sends SIGHUP.
         try Data(#"{ "name": "x", "logLevel": "warning", "heartbeatMilliseconds": 3600000 }"#.utf8).write(to: file)
         kill(demo.pid, SIGHUP)
-        #expect(demo.waitForLog("log level changed: info -> warning"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("log level changed: info -> warning"), "log:\n\(demo.output)")
         kill(demo.pid, SIGTERM)
         let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
         let log = demo.output
@@ -93,10 +93,10 @@ import Darwin
         let file = try DemoProcess.temporaryConfiguration(#"{ "name": "x", "logLevel": "info", "heartbeatMilliseconds": 3600000 }"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let demo = try DemoProcess(["--serve", "--config", file.path])
-        #expect(demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
         try Data(#"{ "name": "x", "logLevel": "debug", "heartbeatMilliseconds": 3600000 }"#.utf8).write(to: file)
         kill(demo.pid, SIGHUP)
-        #expect(demo.waitForLog("log level changed: info -> debug"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("log level changed: info -> debug"), "log:\n\(demo.output)")
         kill(demo.pid, SIGTERM)
         let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
         #expect(status == 0, "log:\n\(demo.output)")
@@ -107,11 +107,11 @@ import Darwin
         let file = try DemoProcess.temporaryConfiguration(#"{ "name": "x", "logLevel": "info", "heartbeatMilliseconds": 3600000 }"#)
         defer { try? FileManager.default.removeItem(at: file) }
         let demo = try DemoProcess(["--serve", "--config", file.path])
-        #expect(demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
+        #expect(await demo.waitForLog("configuration loaded"), "log:\n\(demo.output)")
         try Data(#"{ "name": "x", "logLevel": "info", "heartbeatMilliseconds": 5 }"#.utf8).write(to: file)
         kill(demo.pid, SIGHUP)
         #expect(
-            demo.waitForLog(
+            await demo.waitForLog(
                 "configuration reload failed, keeping the current one: configuration file '\(file.path)': "
                     + "heartbeatMilliseconds must be a whole number from 10 (10 ms) to 3600000 (1 hour), got 5"
             ),

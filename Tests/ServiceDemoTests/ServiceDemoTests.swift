@@ -105,7 +105,7 @@ import Testing
             let file = try DemoProcess.temporaryConfiguration(#"{ "name": "x", "logLevel": "info", "heartbeatMilliseconds": \#(heartbeat) }"#)
             defer { try? FileManager.default.removeItem(at: file) }
             let demo = try DemoProcess(["--serve", "--config", file.path])
-            #expect(demo.waitForLog("configuration loaded: log level info, heartbeat every \(heartbeat) ms"), "log:\n\(demo.output)")
+            #expect(await demo.waitForLog("configuration loaded: log level info, heartbeat every \(heartbeat) ms"), "log:\n\(demo.output)")
             kill(demo.pid, SIGTERM)
             let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
             #expect(status == 0, "log:\n\(demo.output)")

@@ -43,8 +43,9 @@ private struct ProbeRun {
 
 /// Runs the probe with `mode`, killing it if it has not ended after `timeout`. Its standard error
 /// goes to a file (a pipe could be held open by a crash reporter it starts), and the Swift runtime's
-/// backtracer is off, so the crash ends the process at once.
-private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .seconds(60)) throws -> ProbeRun {
+/// backtracer is off, so the crash ends the process at once. It polls between sleeps of the test's
+/// task, so the wait does not hold one of Swift concurrency's few threads, which every test runs on.
+private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .seconds(60)) async throws -> ProbeRun {
     let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("katana-probe-\(UUID().uuidString).txt")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errorFile) }
@@ -59,13 +60,13 @@ private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .secon
     try process.run()
     let deadline = ContinuousClock.now + timeout
     while process.isRunning, ContinuousClock.now < deadline {
-        usleep(5_000)
+        try? await Task.sleep(for: .milliseconds(5))
     }
     if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         let grace = ContinuousClock.now + .seconds(5)
         while process.isRunning, ContinuousClock.now < grace {
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
     let output = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
@@ -81,24 +82,24 @@ private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .secon
     }
 
     @Test(arguments: ProbeBuild.all)
-    func readingStateBeforeReady_stopsWithTheMessage(build: ProbeBuild) throws {
-        let result = try run(build, "before-ready")
+    func readingStateBeforeReady_stopsWithTheMessage(build: ProbeBuild) async throws {
+        let result = try await run(build, "before-ready")
         #expect(result.stopped)
         #expect(result.errorOutput.contains("the store's state was read before the store was ready"))
         #expect(result.errorOutput.contains("Check `isReady` first"))
     }
 
     @Test(arguments: ProbeBuild.all)
-    func readingStoreStateInsideItsOwnUpdater_stopsWithTheMessage(build: ProbeBuild) throws {
-        let result = try run(build, "inside-updater")
+    func readingStoreStateInsideItsOwnUpdater_stopsWithTheMessage(build: ProbeBuild) async throws {
+        let result = try await run(build, "inside-updater")
         #expect(result.stopped)
         #expect(result.errorOutput.contains("read from inside one of its own state updaters"))
         #expect(result.errorOutput.contains("Use the `inout` state the updater is given"))
     }
 
     @Test(arguments: ProbeBuild.all)
-    func readingThroughTheDependenciesInsideAnUpdater_stopsWithTheMessage(build: ProbeBuild) throws {
-        let result = try run(build, "through-dependencies")
+    func readingThroughTheDependenciesInsideAnUpdater_stopsWithTheMessage(build: ProbeBuild) async throws {
+        let result = try await run(build, "through-dependencies")
         #expect(result.stopped)
         #expect(result.errorOutput.contains("read from inside one of its own state updaters"))
     }
