@@ -16,11 +16,15 @@ enum MigrationGuideLifetimes {
         }
     }
 
-    /// A backend that answers after a while (cancellably), counting the answers it gave.
+    /// A backend that answers after a while (cancellably), counting the calls it began and the
+    /// answers it gave. Its first call takes ten minutes, so that call is still running whenever
+    /// a test needs it to be (a cancellation ends it at once); later calls take 50 ms.
     final class SlowAPI: Sendable {
         let answered = AnsweredCount()
+        let began = AnsweredCount()
         func fetchTodos() async throws -> [String] {
-            try await Task.sleep(for: .milliseconds(50))
+            began.increment()
+            try await Task.sleep(for: began.value == 1 ? .seconds(600) : .milliseconds(50))
             answered.increment()
             return ["Buy milk", "Call mum"]
         }
@@ -73,6 +77,8 @@ enum MigrationGuideLifetimes {
             configuration: .init(listenersAsyncProvider: DispatchQueue(label: "migration.lifetimes"))
         )
         let first = store.dispatch(RefreshTodos())
+        // The first is running (in its call to the backend) before the second is dispatched.
+        #expect(eventually(timeout: .seconds(60)) { store.dependencies.api.began.value == 1 })
         let second = store.dispatch(RefreshTodos())            // the first one is cancelled if it is still running
         try await second.value
         #expect(first.isCancelled)
