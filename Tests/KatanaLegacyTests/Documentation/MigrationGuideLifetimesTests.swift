@@ -16,17 +16,34 @@ enum MigrationGuideLifetimes {
         }
     }
 
-    /// A backend that answers after a while (cancellably), counting the calls it began and the
-    /// answers it gave. Its first call takes ten minutes, so that call is still running whenever
-    /// a test needs it to be (a cancellation ends it at once); later calls take 50 ms.
+    /// A backend that answers once the test lets it (`isAnswering`; at most ten minutes), waiting
+    /// cancellably, and counts the answers it gave: which calls are still running when the test
+    /// cancels does not depend on timing.
     final class SlowAPI: Sendable {
         let answered = AnsweredCount()
-        let began = AnsweredCount()
+        private let answering = Flag()
+        /// Whether calls answer now.
+        var isAnswering: Bool {
+            get { answering.value }
+            set { answering.value = newValue }
+        }
         func fetchTodos() async throws -> [String] {
-            began.increment()
-            try await Task.sleep(for: began.value == 1 ? .seconds(600) : .milliseconds(50))
+            let deadline = ContinuousClock.now + .seconds(600)
+            while !isAnswering, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             answered.increment()
             return ["Buy milk", "Call mum"]
+        }
+    }
+
+    final class Flag: @unchecked Sendable {
+        // @unchecked: `isSet` is only touched under `lock`.
+        private let lock = NSLock()
+        private var isSet = false
+        var value: Bool {
+            get { lock.withLock { isSet } }
+            set { lock.withLock { isSet = newValue } }
         }
     }
 
@@ -77,12 +94,14 @@ enum MigrationGuideLifetimes {
             configuration: .init(listenersAsyncProvider: DispatchQueue(label: "migration.lifetimes"))
         )
         let first = store.dispatch(RefreshTodos())
-        // The first is running (in its call to the backend) before the second is dispatched.
-        #expect(eventually(timeout: .seconds(60)) { store.dependencies.api.began.value == 1 })
         let second = store.dispatch(RefreshTodos())            // the first one is cancelled if it is still running
+        // The backend has not answered yet, so the first is still running (or has not begun).
+        #expect(eventually(timeout: .seconds(60)) { first.isCancelled })
+        store.dependencies.api.isAnswering = true
         try await second.value
         #expect(first.isCancelled)
         #expect(store.state.todos == ["Buy milk", "Call mum"])
+        store.dependencies.api.isAnswering = false
         let third = store.dispatch(RefreshTodos())
         store.cancelSideEffects(id: "refresh todos")
         #expect(third.isCancelled)
