@@ -17,7 +17,7 @@ import Testing
 
         #expect(store.cancelSideEffects(id: "search") == 100)
         for (index, search) in searches.enumerated() {
-            #expect(rejection(of: search, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.AwaitGate"), "search \(index)")
+            #expect(rejection(of: search, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"), "search \(index)")
         }
         #expect(await eventuallyAsync { gate.waitingCount == 10 })
         // Nothing left with that id; an unknown id finds nothing either.
@@ -49,7 +49,7 @@ import Testing
         let after = store.dispatch(AwaitGate(label: "after", gate: gate, events: events, id: "search"))
         release.open()
         for promise in waiting {
-            #expect(rejection(of: promise, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+            #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
         }
         #expect(try await after.value == "after")
         #expect(events.values == ["after started", "after finished"])

@@ -20,7 +20,7 @@ import Testing
     @Test func cancellingASettledPromise_changesNothing() throws {
         let fulfilled = Promise(resolved: 3)
         fulfilled.cancel()
-        #expect(try fulfilled.wait(timeout: .seconds(1)) == 3)
+        #expect(try fulfilled.wait(timeout: defaultTestTimeout) == 3)
         #expect(!fulfilled.isCancelled)
         let rejected = Promise<Int>(rejected: TestError(code: 1))
         rejected.cancel()
@@ -64,7 +64,7 @@ import Testing
         queue.resume()
         queue.sync {}
         #expect(derived.isCancelled)
-        #expect(try source.wait(timeout: .seconds(1)) == 1)
+        #expect(try source.wait(timeout: defaultTestTimeout) == 1)
         #expect(!source.isCancelled)
     }
 
@@ -80,7 +80,7 @@ import Testing
         let cancelled = store.dispatch(Increment(amount: 2))
         let last = store.dispatch(Increment(amount: 4))
         cancelled.cancel()
-        #expect(rejection(of: cancelled, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.Increment"))
+        #expect(rejection(of: cancelled, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.Increment"))
         release.open()
         try first.wait(timeout: defaultTestTimeout)
         try last.wait(timeout: defaultTestTimeout)
@@ -93,7 +93,7 @@ import Testing
         let promise = store.dispatch(Increment(amount: 5))
         try promise.wait(timeout: defaultTestTimeout)
         promise.cancel()
-        try promise.wait(timeout: .seconds(1))
+        try promise.wait(timeout: defaultTestTimeout)
         #expect(!promise.isCancelled)
         #expect(store.state.counter == 5)
     }
@@ -126,7 +126,7 @@ import Testing
         let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
         #expect(started.wait(timeout: defaultTestTimeout))
         promise.cancel()
-        #expect(rejection(of: promise, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.HoldingSideEffect"))
+        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.HoldingSideEffect"))
         #expect(!store.sideEffectsAreIdle)
         release.open()
         #expect(eventually { store.sideEffectsAreIdle })
@@ -142,7 +142,7 @@ import Testing
         #expect(started.wait(timeout: defaultTestTimeout))
         let promise = store.dispatch(CheckCancellation(events: events))
         promise.cancel()
-        #expect(rejection(of: promise, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.CheckCancellation"))
+        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.CheckCancellation"))
         release.open()
         try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
         #expect(eventually { store.sideEffectsAreIdle })
@@ -156,7 +156,7 @@ import Testing
         let promise = store.dispatch(AwaitGate(label: "fetch", gate: gate, events: events))
         #expect(await eventuallyAsync { gate.waitingCount == 1 })
         promise.cancel()
-        #expect(rejection(of: promise, timeout: .seconds(1))?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
         #expect(await eventuallyAsync { store.sideEffectsAreIdle })
         #expect(events.values == ["fetch started", "fetch cancelled (Task.isCancelled: true)"])
     }

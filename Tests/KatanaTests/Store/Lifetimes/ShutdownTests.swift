@@ -92,7 +92,7 @@ import Testing
         #expect(await eventuallyAsync { gate.waitingCount == 1 })
         let report = try await withTimeout { await store.shutdown(.finishWork, deadline: .milliseconds(50)) }
         #expect(report == ShutdownReport(handled: 0, cancelled: 1, stillRunning: 0))
-        #expect(rejection(of: stuck, timeout: .seconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(rejection(of: stuck, timeout: defaultTestTimeout)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
         #expect(events.values == ["slow fetch started", "slow fetch cancelled (Task.isCancelled: true)"])
     }
 
@@ -200,7 +200,7 @@ import Testing
         runner.cancel()
         let report = try await withTimeout { await runner.value }
         #expect(report.cancelled == 1)
-        #expect(rejection(of: work, timeout: .seconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(rejection(of: work, timeout: defaultTestTimeout)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
     }
 
     @Test func releasingAStoreWithoutAShutdown_stillSettlesEveryPromise() async throws {
