@@ -20,7 +20,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
-        .testTarget(name: "KatanaTests", dependencies: ["Katana", "katana-precondition-probe"]),
+        .testTarget(name: "KatanaTests", dependencies: ["Katana", "katana-precondition-probe", "TestProgramSupport"]),
         // Test-only: a program that makes the store's documented programming errors, run as a
         // child process by `StorePreconditionTests` (and built with `-c release` in CI).
         .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana"], path: "Tests/PreconditionProbe"),
@@ -32,16 +32,28 @@ let package = Package(
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
         .testTarget(
             name: "NotificationBridgeTests",
-            dependencies: ["NotificationBridge", "KatanaObservers", "SignalTestSupport", "notification-bridge-fault-probe"]
+            dependencies: [
+                "NotificationBridge", "KatanaObservers", "SignalTestSupport", "TestProgramSupport",
+                "notification-bridge-fault-probe",
+            ]
         ),
         // Test-only (not a product): process-wide exclusive access to signals, shared by every
         // test target that sends signals or changes dispositions, since all run in one process.
         .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
+        // Test-only (not a product): finds a test-only program built next to the tests and runs it
+        // as a child process with a deadline (the probes above and the memory soak's).
+        .target(name: "TestProgramSupport", path: "Tests/TestProgramSupport"),
         // Load, faults, release under load, signal and timer storms, memory soak, bad input.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport"]
+            dependencies: [
+                "Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport",
+                "TestProgramSupport", "katana-memory-soak-probe",
+            ]
         ),
+        // Test-only: the memory soak in a process of its own, run as a child process by
+        // `MemorySoakTests`, so that other tests' allocations do not move its resident set.
+        .executableTarget(name: "katana-memory-soak-probe", dependencies: ["Katana"], path: "Tests/MemorySoakProbe"),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting"]),
         // Written the way a Katana 2.x app is: Swift 5 language mode.

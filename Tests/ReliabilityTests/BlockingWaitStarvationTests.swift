@@ -24,18 +24,15 @@ private struct OuterBlockingSideEffect: SideEffect {
     /// where each thread costs many times more and the other tests share the machine, 64.
     static var outerCount: Int { isRunningUnderThreadSanitizer ? 64 : 256 }
 
-    // Async, so the test itself does not hold a thread of the cooperative pool while it waits;
-    // under the shared gate, so its hundreds of thread stacks never overlap the memory soak.
+    // Async, so the test itself does not hold a thread of the cooperative pool while it waits.
     @Test func sideEffectsBlockingOnNestedSideEffects_256AtOnce_allCompleteAndApplyTheirUpdaters() async throws {
-        try await underSharedGate {
-            let store = LoadStore()
-            let outers = (0 ..< Self.outerCount).map { store.dispatch(OuterBlockingSideEffect(id: $0)) }
-            let settled = await waitUntil { outers.allSatisfy { !$0.isPending } }
-            #expect(settled)
-            for promise in outers {
-                #expect(throws: Never.self) { try promise.wait(timeout: .seconds(1)) }
-            }
-            #expect(store.state.seq == Self.outerCount)
+        let store = LoadStore()
+        let outers = (0 ..< Self.outerCount).map { store.dispatch(OuterBlockingSideEffect(id: $0)) }
+        let settled = await waitUntil { outers.allSatisfy { !$0.isPending } }
+        #expect(settled)
+        for promise in outers {
+            #expect(throws: Never.self) { try promise.wait(timeout: .seconds(1)) }
         }
+        #expect(store.state.seq == Self.outerCount)
     }
 }

@@ -1,80 +1,76 @@
-import Dispatch
 import Foundation
 import Katana
 import Testing
+import TestProgramSupport
 
 /// Item 5: a million updater dispatches leave nothing behind per dispatch.
+///
+/// The soak runs in a process of its own (`katana-memory-soak-probe`): the resident set is the
+/// whole process's, and in the test process the other targets' tests allocate while it runs (a
+/// full run once moved it by 62 MiB within a second).
 @Suite struct MemorySoakTests {
+    /// The allowed growth of the probe's resident set over the soak, from the baseline taken after
+    /// the warm-up. Leaking even one 16-byte allocation per dispatch would grow it by about 15 MiB
+    /// (malloc rounds each to at least 32 bytes: ~30 MiB); a leaked promise or item (48+ bytes)
+    /// by 45+ MiB (a probe leaking a 16-byte object per dispatch grew by 32 MiB). The probe
+    /// grows by about 1.2 MiB; under the thread sanitizer, where every heap byte also has shadow
+    /// memory and the allocator caches more, by up to 5.6 MiB, so the bound there is larger.
+    static var boundKiB: Int { isRunningUnderThreadSanitizer ? 20 * 1024 : 12 * 1024 }
+
     static let warmUp = 100_000
     static let soak = 1_000_000
-    static let chunk = 10_000
-
-    /// The allowed growth of the resident set over the soak, from the baseline taken after the
-    /// warm-up. Leaking even one 16-byte allocation per dispatch would grow it by about 15 MiB
-    /// (malloc rounds each to at least 32 bytes: ~30 MiB); a leaked promise or item (48+ bytes)
-    /// by 45+ MiB. The bound is 20 MiB because the rest of the process keeps allocating during the
-    /// soak (412 tests in a full run; up to 12.6 MiB of growth measured from them, 1.5–3.5 MiB with
-    /// the soak alone). Under the thread sanitizer every heap byte also has shadow memory and its
-    /// allocator caches more, so the bound there is separate and larger.
-    static var boundKiB: Int { isRunningUnderThreadSanitizer ? 24 * 1024 : 20 * 1024 }
 
     @Test func soak_1000000UpdaterDispatches_residentSetStaysWithinBound() async throws {
-        // Alone among this target's tests (see ProcessMemoryGate): the resident set is the process's.
-        let ran: Void? = try await ProcessMemoryGate.exclusive { try await soak() }
-        #expect(ran != nil, "the memory gate was not obtained in time")
+        let probe = try #require(TestProgram(builtNextToTheTests: "katana-memory-soak-probe"), "the probe is built next to the tests")
+        let run = try await probe.run(["\(Self.warmUp)", "\(Self.soak)", "10000"], timeout: reliabilityTimeout + .seconds(60))
+        #expect(!run.hung, "the soak did not end in time; output: \(run.output) \(run.errorOutput)")
+        #expect(run.exitCode == 0, "the soak exited with \(run.exitCode.map(String.init) ?? "a signal"): \(run.errorOutput)")
+        print("MemorySoak: tsan=\(isRunningUnderThreadSanitizer) \(run.output.trimmingCharacters(in: .whitespacesAndNewlines)), bound \(Self.boundKiB) KiB")
+
+        let report = try #require(MemorySoakReport(run.output), "no MEMORY-SOAK line in: \(run.output)")
+        let total = Self.warmUp + Self.soak
+        #expect(report.finalState == "\(total)/\(total)")
+        #expect(report.heard == total)
+        #expect(report.growth.count == 11)
+        #expect(report.growth.allSatisfy { $0 <= Self.boundKiB },
+                "RSS growth \(report.growth) KiB over baseline \(report.baseline) KiB exceeds \(Self.boundKiB) KiB")
     }
 
-    private func soak() async throws {
-        let store = LoadStore(
-            interceptors: [],
-            stateInitializer: { LoadState() },
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "ReliabilityTests.soak.listeners"))
-        )
-        let heard = Counter()
-        store.addListener { _, _ in heard.increment() }
-
-        // The dispatching loop blocks in `wait`, so it runs on a thread of its own: a test runner's
-        // task holding one of Swift concurrency's few threads for the whole soak starves the other
-        // tests' tasks.
-        @Sendable func dispatchOnItsOwnThread(_ count: Int, from start: Int) throws {
-            var dispatched = 0
-            while dispatched < count {
-                var last: Promise<Void>?
-                for k in 0..<Self.chunk {
-                    last = store.dispatch(Add(id: start + dispatched + k, amount: 1))
-                }
-                // Updaters settle in order: the chunk's last one settling means the chunk is done.
-                try last?.wait(timeout: reliabilityTimeout)
-                dispatched += Self.chunk
-            }
-        }
-
-        func run(_ count: Int, from start: Int) async throws {
-            try await onThreadOfItsOwn { try dispatchOnItsOwnThread(count, from: start) }
-        }
-
-        try await run(Self.warmUp, from: 0)
-        #expect(await waitUntil { heard.value == Self.warmUp })
-        let baseline = try #require(residentSetKiB())
-
-        var samples: [Int] = []
-        for step in 0..<10 {
-            try await run(Self.soak / 10, from: Self.warmUp + step * Self.soak / 10)
-            samples.append(try #require(residentSetKiB()))
-        }
-        let total = Self.warmUp + Self.soak
-        #expect(await waitUntil { heard.value == total })
-        let final = try #require(residentSetKiB())
-        #expect(store.state == LoadState(seq: total, total: total))
-
-        let growth = samples.map { $0 - baseline } + [final - baseline]
-        print("MemorySoak: tsan=\(isRunningUnderThreadSanitizer) baseline=\(baseline) KiB, growth per 100k (KiB): \(growth), bound \(Self.boundKiB) KiB")
-        #expect(growth.allSatisfy { $0 <= Self.boundKiB }, "RSS growth \(growth) KiB over baseline \(baseline) KiB exceeds \(Self.boundKiB) KiB")
+    /// The line the probe prints, read back.
+    @Test func reportLine_isReadBack() throws {
+        let report = try #require(MemorySoakReport("noise\nMEMORY-SOAK baseline=9000 growth=1,-2,30 final-state=5/5 heard=5\n"))
+        #expect(report.baseline == 9000)
+        #expect(report.growth == [1, -2, 30])
+        #expect(report.finalState == "5/5")
+        #expect(report.heard == 5)
+        #expect(MemorySoakReport("MEMORY-SOAK baseline=x growth=1 final-state=5/5 heard=5") == nil)
     }
 }
 
-/// Runs a test body with the memory gate taken shared, so the memory soak never overlaps it.
-func underSharedGate(_ body: () async throws -> Void) async throws {
-    let ran: Void? = try await ProcessMemoryGate.shared(body)
-    #expect(ran != nil, "the memory gate was not obtained in time")
+/// What `katana-memory-soak-probe` reports: `MEMORY-SOAK baseline=… growth=…,… final-state=…/… heard=…`.
+struct MemorySoakReport: Equatable {
+    let baseline: Int
+    let growth: [Int]
+    let finalState: String
+    let heard: Int
+
+    init?(_ output: String) {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("MEMORY-SOAK ") }) else { return nil }
+        var fields: [String: String] = [:]
+        for field in line.split(separator: " ").dropFirst() {
+            let parts = field.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            fields[String(parts[0])] = String(parts[1])
+        }
+        let growth = fields["growth"]?.split(separator: ",").map { Int($0) } ?? []
+        guard let baseline = fields["baseline"].flatMap({ Int($0) }),
+              let heard = fields["heard"].flatMap({ Int($0) }),
+              let finalState = fields["final-state"],
+              !growth.isEmpty, growth.allSatisfy({ $0 != nil })
+        else { return nil }
+        self.baseline = baseline
+        self.growth = growth.compactMap { $0 }
+        self.finalState = finalState
+        self.heard = heard
+    }
 }

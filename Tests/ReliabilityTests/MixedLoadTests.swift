@@ -8,44 +8,40 @@ import Testing
 /// interceptors, observer rules and listeners, without and with injected faults.
 @Suite struct MixedLoadTests {
     @Test func mixedLoad_8ThreadsX25000_everyUpdateAppliedEveryPromiseSettledEveryTransitionSeen() async throws {
-        try await underSharedGate {
-            let harness = LoadHarness(threads: 8, perThread: 25_000, faults: false, slowListeners: 0)
-            try await runAndCheck(harness)
-        }
+        let harness = LoadHarness(threads: 8, perThread: 25_000, faults: false, slowListeners: 0)
+        try await runAndCheck(harness)
     }
 
     @Test func faults_throwingSideEffectsBlockedAndRejectedItemsSlowListeners_stateConsistentAndStoreKeepsServing() async throws {
-        try await underSharedGate {
-            let harness = LoadHarness(threads: 8, perThread: 10_000, faults: true, slowListeners: 3)
-            // The plan really contains the faults it claims: 10% of side effects throw, 5% of items
-            // are blocked or rejected by an interceptor.
-            let sideEffects = harness.items.filter { !$0.isUpdater }
-            let throwing = sideEffects.filter(\.sideEffectFails).count
-            let blocked = harness.items.filter { $0.fault == .block }.count
-            let rejected = harness.items.filter { $0.fault == .reject }.count
-            #expect(abs(Double(throwing) / Double(sideEffects.count) - 0.10) < 0.01, "throwing \(throwing) of \(sideEffects.count)")
-            #expect(abs(Double(blocked + rejected) / Double(harness.items.count) - 0.05) < 0.005, "blocked \(blocked), rejected \(rejected)")
-            #expect(blocked > 0 && rejected > 0)
-            #expect(harness.items.contains { $0.fault == .block && $0.isUpdater })
-            #expect(harness.items.contains { $0.fault == .block && !$0.isUpdater })
+        let harness = LoadHarness(threads: 8, perThread: 10_000, faults: true, slowListeners: 3)
+        // The plan really contains the faults it claims: 10% of side effects throw, 5% of items
+        // are blocked or rejected by an interceptor.
+        let sideEffects = harness.items.filter { !$0.isUpdater }
+        let throwing = sideEffects.filter(\.sideEffectFails).count
+        let blocked = harness.items.filter { $0.fault == .block }.count
+        let rejected = harness.items.filter { $0.fault == .reject }.count
+        #expect(abs(Double(throwing) / Double(sideEffects.count) - 0.10) < 0.01, "throwing \(throwing) of \(sideEffects.count)")
+        #expect(abs(Double(blocked + rejected) / Double(harness.items.count) - 0.05) < 0.005, "blocked \(blocked), rejected \(rejected)")
+        #expect(blocked > 0 && rejected > 0)
+        #expect(harness.items.contains { $0.fault == .block && $0.isUpdater })
+        #expect(harness.items.contains { $0.fault == .block && !$0.isUpdater })
 
-            try await runAndCheck(harness)
+        try await runAndCheck(harness)
 
-            // The store keeps serving (negative ids are never faulted; -10 % 5 == 0 fires one rule): every kind of item still works after the faults.
-            let store = try #require(harness.store)
-            let before = store.state
-            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
-            try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 5)).wait(timeout: reliabilityTimeout) }
-            #expect(try await onThreadOfItsOwn { try store.dispatch(Compute(id: -10, amount: 4)).wait(timeout: reliabilityTimeout) } == 8)
-            #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).value == 3)
-            #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).value == 3)
-            await #expect(throws: InjectedFault(id: -5)) {
-                try await onThreadOfItsOwn { try store.dispatch(Touch(id: -5, fails: true)).wait(timeout: reliabilityTimeout) }
-            }
-            // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
-            #expect(await waitUntil { store.state.seq == before.seq + 3 })
-            #expect(store.state.total == before.total + 5 + 1 + 3)
+        // The store keeps serving (negative ids are never faulted; -10 % 5 == 0 fires one rule): every kind of item still works after the faults.
+        let store = try #require(harness.store)
+        let before = store.state
+        // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
+        try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 5)).wait(timeout: reliabilityTimeout) }
+        #expect(try await onThreadOfItsOwn { try store.dispatch(Compute(id: -10, amount: 4)).wait(timeout: reliabilityTimeout) } == 8)
+        #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).value == 3)
+        #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).value == 3)
+        await #expect(throws: InjectedFault(id: -5)) {
+            try await onThreadOfItsOwn { try store.dispatch(Touch(id: -5, fails: true)).wait(timeout: reliabilityTimeout) }
         }
+        // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
+        #expect(await waitUntil { store.state.seq == before.seq + 3 })
+        #expect(store.state.total == before.total + 5 + 1 + 3)
     }
 
     private func runAndCheck(_ harness: LoadHarness) async throws {

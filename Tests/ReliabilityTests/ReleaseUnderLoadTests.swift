@@ -185,49 +185,45 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
     }
 
     @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
-        try await underSharedGate {
-            let holder = Shared<BridgedStore?>(nil)
-            let afterwards = Counter()
-            let heartbeats = Counter()
-            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
-            // The heartbeat really reaches the store through the observer while it runs.
-            #expect(await waitUntil { heartbeats.value >= 3 })
+        let holder = Shared<BridgedStore?>(nil)
+        let afterwards = Counter()
+        let heartbeats = Counter()
+        let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
+        // The heartbeat really reaches the store through the observer while it runs.
+        #expect(await waitUntil { heartbeats.value >= 3 })
 
-            let entered = DispatchSemaphore(value: 0)
-            let gate = DispatchSemaphore(value: 0)
-            let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
-            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
-            #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
+        // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
+        #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
 
-            let (ledger, items) = try await dispatchPending(to: holder)
-            #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
+        let (ledger, items) = try await dispatchPending(to: holder)
+        #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
 
-            await release(holder, weak: weak)
-            gate.signal()
-            await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
+        await release(holder, weak: weak)
+        gate.signal()
+        await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
 
-            await expectAllRejectedAsDeallocated(ledger, items)
-            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
-        }
+        await expectAllRejectedAsDeallocated(ledger, items)
+        try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
     }
 
     @Test func releasedBeforeItWasReady_10000PendingItemsAllRejected_andEverythingDeallocated() async throws {
-        try await underSharedGate {
-            let holder = Shared<BridgedStore?>(nil)
-            let afterwards = Counter()
-            let heartbeats = Counter()
-            let executor = DeferredExecutor()
-            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
-            #expect(holder.get()?.isReady == false)
+        let holder = Shared<BridgedStore?>(nil)
+        let afterwards = Counter()
+        let heartbeats = Counter()
+        let executor = DeferredExecutor()
+        let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
+        #expect(holder.get()?.isReady == false)
 
-            let (ledger, items) = try await dispatchPending(to: holder)
-            #expect(ledger.settledCount == 0, "items were handled before the store was ready")
+        let (ledger, items) = try await dispatchPending(to: holder)
+        #expect(ledger.settledCount == 0, "items were handled before the store was ready")
 
-            await release(holder, weak: weak)
-            await expectAllRejectedAsDeallocated(ledger, items)
-            // The start-up that was still to come runs now, for a store that is gone.
-            executor.runPending()
-            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
-        }
+        await release(holder, weak: weak)
+        await expectAllRejectedAsDeallocated(ledger, items)
+        // The start-up that was still to come runs now, for a store that is gone.
+        executor.runPending()
+        try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
     }
 }

@@ -56,21 +56,19 @@ final class StormRecorder: @unchecked Sendable {
     /// subscription is cancelled in the middle of the storm. Runs with exclusive signal access, so
     /// it never overlaps the NotificationBridgeTests signal suite.
     @Test func sigusr1Storm_10000Signals_noCrash_posts_andCancelMidStormIsHonoured() async throws {
-        try await underSharedGate {
-            let ran: Void? = try await withExclusiveSignalAccess(holder: "ReliabilityTests.sigusr1Storm") {
-                var original = sigaction()
-                sigaction(SIGUSR1, nil, &original)
-                // Known disposition: ignored, so a signal arriving after the last cancel is harmless.
-                var ignore = sigaction()
-                ignore.__sigaction_handler.sa_handler = SIG_IGN
-                sigemptyset(&ignore.sa_mask)
-                sigaction(SIGUSR1, &ignore, nil)
-                defer { sigaction(SIGUSR1, &original, nil) }
+        let ran: Void? = try await withExclusiveSignalAccess(holder: "ReliabilityTests.sigusr1Storm") {
+            var original = sigaction()
+            sigaction(SIGUSR1, nil, &original)
+            // Known disposition: ignored, so a signal arriving after the last cancel is harmless.
+            var ignore = sigaction()
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+            sigemptyset(&ignore.sa_mask)
+            sigaction(SIGUSR1, &ignore, nil)
+            defer { sigaction(SIGUSR1, &original, nil) }
 
-                try await storm()
-            }
-            #expect(ran != nil, "exclusive signal access not granted (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
+            try await storm()
         }
+        #expect(ran != nil, "exclusive signal access not granted (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
     }
 
     private func storm() async throws {
@@ -149,60 +147,58 @@ final class StormRecorder: @unchecked Sendable {
     /// 10,000 timers (one-shot and repeating, with and without delay) created and cancelled on one
     /// bridge from 4 threads; nothing posts after its cancel returned.
     @Test func timerStorm_10000TimersCreatedAndCancelledFrom4Threads_noPostAfterCancel() async throws {
-        try await underSharedGate {
-            let center = NotificationCenter()
-            let bridge = NotificationBridge(center: center)
-            let prefix = "ReliabilityTests.timer."
-            let ledger = TimerLedger(count: Self.timers)
-            let observation = center.addObserver(forName: nil, object: bridge, queue: nil) { note in
-                guard note.name.rawValue.hasPrefix(prefix),
-                      let index = Int(note.name.rawValue.dropFirst(prefix.count)) else { return }
-                ledger.posted(index, fireCount: note.userInfo?[NotificationBridge.fireCountKey] as? Int)
-            }
-            defer { center.removeObserver(observation) }
+        let center = NotificationCenter()
+        let bridge = NotificationBridge(center: center)
+        let prefix = "ReliabilityTests.timer."
+        let ledger = TimerLedger(count: Self.timers)
+        let observation = center.addObserver(forName: nil, object: bridge, queue: nil) { note in
+            guard note.name.rawValue.hasPrefix(prefix),
+                  let index = Int(note.name.rawValue.dropFirst(prefix.count)) else { return }
+            ledger.posted(index, fireCount: note.userInfo?[NotificationBridge.fireCountKey] as? Int)
+        }
+        defer { center.removeObserver(observation) }
 
-            let failures = Shared<[String]>([])
-            let perThread = Self.timers / 4
-            let finished = await runConcurrently(threads: 4) { thread in
-                for index in (thread * perThread)..<((thread + 1) * perThread) {
-                    let name = Notification.Name(prefix + String(index))
-                    do {
-                        let subscription: NotificationBridgeSubscription
-                        switch index % 4 {
-                        case 0: subscription = try bridge.post(name, after: .zero)
-                        case 1: subscription = try bridge.post(name, after: .microseconds(200))
-                        case 2: subscription = try bridge.post(name, every: .milliseconds(1))
-                        default: subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
-                        }
-                        if index % 100 == 3 {
-                            // Every 100th repeating timer is left to fire twice before it is cancelled.
-                            let deadline = Date().addingTimeInterval(30)
-                            while ledger.count(index) < 2, Date() < deadline { usleep(200) }
-                        } else if index % 3 == 0 {
-                            usleep(UInt32(index % 500))
-                        }
-                        subscription.cancel()
-                        ledger.cancelled(index)
-                    } catch {
-                        failures.mutate { $0.append("timer \(index): \(error)") }
+        let failures = Shared<[String]>([])
+        let perThread = Self.timers / 4
+        let finished = await runConcurrently(threads: 4) { thread in
+            for index in (thread * perThread)..<((thread + 1) * perThread) {
+                let name = Notification.Name(prefix + String(index))
+                do {
+                    let subscription: NotificationBridgeSubscription
+                    switch index % 4 {
+                    case 0: subscription = try bridge.post(name, after: .zero)
+                    case 1: subscription = try bridge.post(name, after: .microseconds(200))
+                    case 2: subscription = try bridge.post(name, every: .milliseconds(1))
+                    default: subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
                     }
+                    if index % 100 == 3 {
+                        // Every 100th repeating timer is left to fire twice before it is cancelled.
+                        let deadline = Date().addingTimeInterval(30)
+                        while ledger.count(index) < 2, Date() < deadline { usleep(200) }
+                    } else if index % 3 == 0 {
+                        usleep(UInt32(index % 500))
+                    }
+                    subscription.cancel()
+                    ledger.cancelled(index)
+                } catch {
+                    failures.mutate { $0.append("timer \(index): \(error)") }
                 }
             }
-            #expect(finished)
-            #expect(failures.get().isEmpty, "\(failures.get())")
-
-            // Drain the posting queue, and give any stray timer event time to show.
-            bridge.queue.sync {}
-            try await Task.sleep(for: .milliseconds(50))
-            bridge.queue.sync {}
-
-            #expect(ledger.postsAfterCancel == [], "posted after cancel: \(ledger.postsAfterCancel.prefix(10))")
-            #expect(bridge.activeSubscriptions.isEmpty)
-            for index in stride(from: 3, to: Self.timers, by: 100) {
-                #expect(ledger.fireCounts(index).prefix(2) == [1, 2], "timer \(index)")
-            }
-            #expect(ledger.everFired >= Self.timers / 100)
         }
+        #expect(finished)
+        #expect(failures.get().isEmpty, "\(failures.get())")
+
+        // Drain the posting queue, and give any stray timer event time to show.
+        bridge.queue.sync {}
+        try await Task.sleep(for: .milliseconds(50))
+        bridge.queue.sync {}
+
+        #expect(ledger.postsAfterCancel == [], "posted after cancel: \(ledger.postsAfterCancel.prefix(10))")
+        #expect(bridge.activeSubscriptions.isEmpty)
+        for index in stride(from: 3, to: Self.timers, by: 100) {
+            #expect(ledger.fireCounts(index).prefix(2) == [1, 2], "timer \(index)")
+        }
+        #expect(ledger.everFired >= Self.timers / 100)
     }
 }
 

@@ -1,34 +1,24 @@
 import Foundation
 import Testing
+import TestProgramSupport
 
 /// A build of `katana-precondition-probe`: the debug one next to the tests, and in CI also the
 /// release one (`KATANA_PRECONDITION_PROBE`, built with `swift build -c release`).
 struct ProbeBuild: CustomTestStringConvertible, Sendable {
     let name: String
-    let url: URL
+    let program: TestProgram
 
     var testDescription: String { name }
 
     static var all: [ProbeBuild] {
         var builds: [ProbeBuild] = []
-        if let debug = nextToTheTests() {
-            builds.append(ProbeBuild(name: "as built for the tests", url: debug))
+        if let debug = TestProgram(builtNextToTheTests: "katana-precondition-probe") {
+            builds.append(ProbeBuild(name: "as built for the tests", program: debug))
         }
         if let path = ProcessInfo.processInfo.environment["KATANA_PRECONDITION_PROBE"] {
-            builds.append(ProbeBuild(name: "optimised (\(path))", url: URL(fileURLWithPath: path)))
+            builds.append(ProbeBuild(name: "optimised (\(path))", program: TestProgram(url: URL(fileURLWithPath: path))))
         }
         return builds
-    }
-
-    private static func nextToTheTests() -> URL? {
-        var directories: [URL] = []
-        if let testBinary = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append(URL(fileURLWithPath: testBinary).deletingLastPathComponent())
-        }
-        directories.append(contentsOf: Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() })
-        return directories
-            .map { $0.appendingPathComponent("katana-precondition-probe") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }
 
@@ -41,37 +31,11 @@ private struct ProbeRun {
     let errorOutput: String
 }
 
-/// Runs the probe with `mode`, killing it if it has not ended after `timeout`. Its standard error
-/// goes to a file (a pipe could be held open by a crash reporter it starts), and the Swift runtime's
-/// backtracer is off, so the crash ends the process at once. It polls between sleeps of the test's
-/// task, so the wait does not hold one of Swift concurrency's few threads, which every test runs on.
+/// Runs the probe with `mode` (see `TestProgram.run` for how it waits and what it turns off).
 private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .seconds(60)) async throws -> ProbeRun {
-    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("katana-probe-\(UUID().uuidString).txt")
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errorFile) }
-    let process = Process()
-    process.executableURL = build.url
-    process.arguments = [mode]
-    var environment = ProcessInfo.processInfo.environment
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: errorFile)
-    try process.run()
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning, ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        let grace = ContinuousClock.now + .seconds(5)
-        while process.isRunning, ContinuousClock.now < grace {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-    let output = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
-    let ranToItsEnd = !process.isRunning && process.terminationReason == .exit && [0, 3].contains(process.terminationStatus)
-    return ProbeRun(stopped: !process.isRunning && !ranToItsEnd, errorOutput: output)
+    let run = try await build.program.run([mode], timeout: timeout)
+    let ranToItsEnd = run.exitCode.map { [0, 3].contains($0) } ?? false
+    return ProbeRun(stopped: !run.hung && !ranToItsEnd, errorOutput: run.errorOutput)
 }
 
 /// The store's documented programming errors stop the process with a message that names the fix,
