@@ -64,6 +64,8 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
         await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
         await store.receive(ScheduleHeartbeat.self)
+        // `receive` returns once the item is handled; the timer it started settles here.
+        await store.advance(by: .zero)
         #expect(store.clock.sleepers.count == 1)
         await finish(store)
     }
@@ -115,7 +117,9 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
             $0.reloads = 1
         }
         await store.receive(ScheduleHeartbeat.self)
-        // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone.
+        // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone
+        // (once the new timer has settled: `receive` returns as soon as the item is handled).
+        await store.advance(by: .zero)
         #expect(store.clock.sleepers.count == 1)
         await store.advance(by: .milliseconds(60))
         await store.receive("Tick", where: Self.isTick) { $0.ticks = 1 }

@@ -42,7 +42,7 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
         let (store, recorders) = storeWithRecordingListeners(listeners, on: queue)
         var missing: [Int] = []
         for expected in 1...50 {
-            try store.dispatch(Increment()).wait(timeout: .seconds(5))
+            try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
             if !recorders.allSatisfy({ $0.values.contains(expected) }) {
                 missing.append(expected)
             }
@@ -58,7 +58,7 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
         for expected in 1...50 {
             let seenInThen = try store.dispatch(Increment())
                 .then { _ in recorders.allSatisfy { $0.values.contains(expected) } }
-                .wait(timeout: .seconds(5))
+                .wait(timeout: defaultTestTimeout)
             if !seenInThen {
                 missing.append(expected)
             }
@@ -74,14 +74,14 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
             usleep(5_000)
             latestSeen.append(new.counter)
         }
-        try store.dispatch(Increment(amount: 4)).wait(timeout: .seconds(5))
+        try store.dispatch(Increment(amount: 4)).wait(timeout: defaultTestTimeout)
         #expect(latestSeen.values == [4])
     }
 
     @Test func withNoListeners_updaterPromiseSettles() throws {
         let store = makeStore()
         for _ in 1...50 {
-            try store.dispatch(Increment()).wait(timeout: .seconds(5))
+            try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
         }
         #expect(store.state.counter == 50)
     }
@@ -93,9 +93,9 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
             usleep(1_000)
             heard.append(new.counter)
         }
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))
+        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
         unsubscribe()
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))
+        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
         #expect(store.state.counter == 2)
         #expect(heard.values == [1])
     }
@@ -105,7 +105,7 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
         let updates = store.stateUpdates
         try withExtendedLifetime(updates) {
             for _ in 1...50 {
-                try store.dispatch(Increment()).wait(timeout: .seconds(5))
+                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
             }
         }
         #expect(store.state.counter == 50)

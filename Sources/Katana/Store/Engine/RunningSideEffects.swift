@@ -10,13 +10,35 @@
 /// before its task exists (the task may run its body, and even end, before the pool gets its
 /// handle back): a cancellation that comes before the task is known is remembered, and
 /// ``attach(_:to:)`` hands the task back to be cancelled at once; a slot whose side effect ended
-/// before its task was attached is freed by the attach.
+/// before its task was attached is freed by the attach. The task also asks ``cancellation(of:)`` as
+/// its first step, and cancels itself if so: the thread that started it may not get to the attach
+/// before a body that does not suspend has run to its end. When the body ends, ``end(_:)`` says
+/// whether it was cancelled, so that its promise is rejected with the cancellation's error even
+/// if the body's own error (a `CancellationError`) comes before the canceller's rejection.
 ///
 /// "Latest wins" and cancelling by id follow `order`, the side effect's sequence: the order in which
 /// the store took the items out of its inbox (the order they were dispatched in), not the order in
 /// which their tasks happen to begin on the pool's workers. Of two side effects with the same id,
-/// the one dispatched later survives.
+/// the one dispatched later survives: one that begins after a later one began is not started,
+/// even if that later one has been cancelled or has ended meanwhile (the registry remembers, per
+/// id, the newest sequence that began).
 struct RunningSideEffects {
+    /// Why a side effect was cancelled, which decides its promise's error.
+    enum Cancellation: Equatable {
+        /// Through its promise, its id, or a later one with "latest wins".
+        case cancelled
+        /// By a shutdown that cancels what is left.
+        case shutdown
+
+        /// The error its promise is rejected with.
+        func error(for itemType: any Dispatchable.Type) -> KatanaError {
+            switch self {
+            case .cancelled: .cancelled(item: typeName(itemType))
+            case .shutdown: .cancelledByShutdown(item: typeName(itemType))
+            }
+        }
+    }
+
     /// What cancelling one side effect takes: reject its promise (naming the item's type) and
     /// cancel its task; a nil task is cancelled when it is attached.
     struct Stop {
@@ -55,39 +77,39 @@ struct RunningSideEffects {
         var order: UInt64
         var promise: PromiseHandle?
         var task: Task<Void, Never>?
-        var isCancelled: Bool
+        var cancellation: Cancellation?
         /// The body ended before the task was attached: the attach frees the slot.
         var hasEnded = false
         /// Whether a side effect holds the slot.
         var isInUse = true
 
-        init(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, isCancelled: Bool) {
+        init(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, cancellation: Cancellation?) {
             self.itemType = itemType
             self.identity = identity
             self.order = order
             self.promise = promise
-            self.isCancelled = isCancelled
+            self.cancellation = cancellation
         }
 
         /// Whether cancelling it would still do something.
         var isCancellable: Bool {
-            isInUse && !isCancelled && !hasEnded
+            isInUse && cancellation == nil && !hasEnded
         }
 
         /// Marks it cancelled; returns what to do, or nil when there is nothing left to cancel.
-        func cancel() -> Stop? {
+        func cancel(_ reason: Cancellation) -> Stop? {
             guard isCancellable else { return nil }
-            isCancelled = true
+            cancellation = reason
             return Stop(itemType: itemType, task: task, promise: promise)
         }
 
         /// The slot's next side effect.
-        func reuse(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, isCancelled: Bool) {
+        func reuse(itemType: any Dispatchable.Type, identity: SideEffectIdentity?, order: UInt64, promise: PromiseHandle?, cancellation: Cancellation?) {
             self.itemType = itemType
             self.identity = identity
             self.order = order
             self.promise = promise
-            self.isCancelled = isCancelled
+            self.cancellation = cancellation
             hasEnded = false
             isInUse = true
         }
@@ -106,6 +128,31 @@ struct RunningSideEffects {
     /// Ids cancelled by ``cancel(id:before:)``, with the sequence before which a side effect of that
     /// id that starts late (it was on its way to a worker) is cancelled when it begins.
     private var cancelledIDs: [SideEffectID: UInt64] = [:]
+
+    /// For each id, the newest sequence that began with it, and the newest of those that asked
+    /// for "latest wins" (nil: none did).
+    private struct NewestBegun {
+        var any: UInt64
+        var latestWins: UInt64?
+
+        /// Whether a side effect with `identity` and sequence `order` lost to what began: a newer
+        /// one began, and either of the two asked for "latest wins".
+        func isAhead(of order: UInt64, for identity: SideEffectIdentity) -> Bool {
+            (identity.cancelsInFlight && any > order) || (latestWins.map { $0 > order } ?? false)
+        }
+    }
+
+    /// Per id, the newest side effects that began, so that an older one that begins late loses to
+    /// them even once they are no longer running.
+    private var newestBegun: [SideEffectID: NewestBegun] = [:]
+
+    /// How many ids' newest sequences are remembered: past this, the older half is forgotten (as
+    /// for cancelled ids, a late side effect is late by microseconds, so only a flood of distinct
+    /// ids could make one begin after its id was forgotten).
+    static var rememberedNewestOrders: Int { 256 }
+
+    /// How many ids' newest sequences are remembered now (for tests).
+    var rememberedNewestOrderCount: Int { newestBegun.count }
 
     /// How many cancelled ids are remembered: past this, the oldest is forgotten. A side effect is
     /// on its way to a worker for a few microseconds, so only a flood of cancellations by distinct
@@ -134,12 +181,15 @@ struct RunningSideEffects {
             if let before = cancelledIDs[identity.id], order < before {
                 isCancelledBeforeStart = true
             }
+            if let newest = newestBegun[identity.id], newest.isAhead(of: order, for: identity) {
+                isCancelledBeforeStart = true
+            }
             for entry in slots where entry.isCancellable {
                 guard let other = entry.identity, other.id == identity.id else { continue }
                 if entry.order > order {
                     // A later one of the same id is running; it wins if either asked for it.
                     isCancelledBeforeStart = isCancelledBeforeStart || identity.cancelsInFlight || other.cancelsInFlight
-                } else if identity.cancelsInFlight, let stop = entry.cancel() {
+                } else if identity.cancelsInFlight, let stop = entry.cancel(.cancelled) {
                     cancelling.append(stop)
                 }
             }
@@ -147,15 +197,18 @@ struct RunningSideEffects {
         let token: Int
         if let free = freeSlots.popLast() {
             token = free
-            slots[token].reuse(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isCancelledBeforeStart)
+            slots[token].reuse(itemType: itemType, identity: identity, order: order, promise: promise, cancellation: isCancelledBeforeStart ? .cancelled : nil)
         } else {
             token = slots.count
-            slots.append(Entry(itemType: itemType, identity: identity, order: order, promise: promise, isCancelled: isCancelledBeforeStart))
+            slots.append(Entry(itemType: itemType, identity: identity, order: order, promise: promise, cancellation: isCancelledBeforeStart ? .cancelled : nil))
         }
         count += 1
         if !isCancelledBeforeStart, !isStillWanted() {
             abandon(token)
             return Begun(token: token, cancelling: cancelling, isCancelledBeforeStart: false, isWithdrawn: true)
+        }
+        if let identity {
+            remember(identity, began: order)
         }
         return Begun(token: token, cancelling: cancelling, isCancelledBeforeStart: isCancelledBeforeStart, isWithdrawn: false)
     }
@@ -170,12 +223,28 @@ struct RunningSideEffects {
             return nil
         }
         entry.task = task
-        return entry.isCancelled ? task : nil
+        return entry.cancellation != nil ? task : nil
     }
 
-    /// The side effect's body has ended. If its task is not attached yet, the attach to come frees
-    /// the slot.
-    mutating func end(_ token: Int) {
+    /// Why the side effect was cancelled since it began (by its promise, its id, a later one with
+    /// "latest wins" or a shutdown); nil if it was not. Its task asks as it starts, before the body
+    /// runs.
+    func cancellation(of token: Int) -> Cancellation? {
+        let entry = slots[token]
+        return entry.isInUse ? entry.cancellation : nil
+    }
+
+    /// The side effect's body has ended; returns why it was cancelled, if it was, so that its
+    /// promise is rejected with that error whatever the body returned. If its task is not attached
+    /// yet, the attach to come frees the slot.
+    @discardableResult
+    mutating func end(_ token: Int) -> Cancellation? {
+        let cancellation = slots[token].cancellation
+        defer { finishEnding(token) }
+        return cancellation
+    }
+
+    private mutating func finishEnding(_ token: Int) {
         count -= 1
         if slots[token].task != nil {
             free(token)
@@ -196,7 +265,7 @@ struct RunningSideEffects {
     mutating func cancel(promise: PromiseHandle) -> Stop? {
         for entry in slots where entry.isInUse && !entry.hasEnded {
             if let own = entry.promise, own.isSame(as: promise) {
-                return entry.cancel()
+                return entry.cancel(.cancelled)
             }
         }
         return nil
@@ -211,18 +280,32 @@ struct RunningSideEffects {
            let oldest = cancelledIDs.min(by: { $0.value < $1.value })?.key {
             cancelledIDs[oldest] = nil
         }
-        return cancelAll { $0.identity?.id == id && $0.order < sequence }
+        return cancelAll(.cancelled) { $0.identity?.id == id && $0.order < sequence }
     }
 
     /// Cancels every running side effect that is not cancelled yet (a shutdown), in dispatch order.
     mutating func cancelAll() -> [Stop] {
-        cancelAll { _ in true }
+        cancelAll(.shutdown) { _ in true }
     }
 
-    private mutating func cancelAll(where isTarget: (Entry) -> Bool) -> [Stop] {
+    private mutating func cancelAll(_ reason: Cancellation, where isTarget: (Entry) -> Bool) -> [Stop] {
         slots.filter { $0.isCancellable && isTarget($0) }
             .sorted { $0.order < $1.order }
-            .compactMap { $0.cancel() }
+            .compactMap { $0.cancel(reason) }
+    }
+
+    /// Notes that a side effect with `identity` began with sequence `order`.
+    private mutating func remember(_ identity: SideEffectIdentity, began order: UInt64) {
+        var newest = newestBegun[identity.id] ?? NewestBegun(any: order, latestWins: nil)
+        newest.any = max(newest.any, order)
+        if identity.cancelsInFlight {
+            newest.latestWins = max(newest.latestWins ?? order, order)
+        }
+        newestBegun[identity.id] = newest
+        if newestBegun.count > Self.rememberedNewestOrders {
+            let kept = newestBegun.sorted { $0.value.any > $1.value.any }.prefix(Self.rememberedNewestOrders / 2)
+            newestBegun = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
     }
 
     private mutating func free(_ token: Int) {

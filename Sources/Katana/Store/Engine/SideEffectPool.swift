@@ -211,6 +211,11 @@ final class SideEffectPool: @unchecked Sendable {
         let context = self.context
         let tracer = self.tracer
         let operation: @Sendable () async -> Void = {
+            // Cancelled before the task was attached (which may come only after the body has run):
+            // the task cancels itself, so the body sees it from its first line.
+            if self.running.withLock({ $0.cancellation(of: token) }) != nil {
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
             let interval = tracer?.begin(envelope.item, kind: .sideEffect)
             let outcome: Result<any Sendable, any Error>
             do {
@@ -219,9 +224,14 @@ final class SideEffectPool: @unchecked Sendable {
                 outcome = .failure(error)
             }
             if let tracer, let interval { tracer.end(interval) }
-            // Ended before its promise settles: whoever sees the promise settled sees it ended.
-            self.running.withLock { $0.end(token) }
-            envelope.promise?.settle(erased: outcome, replacing: envelope.item)
+            // Ended before its promise settles: whoever sees the promise settled sees it ended. A
+            // cancelled one's promise gets the cancellation's error, whichever comes first: the
+            // canceller's rejection, or the body's end with its own error.
+            if let cancellation = self.running.withLock({ $0.end(token) }) {
+                envelope.reject(cancellation.error(for: runner.itemType))
+            } else {
+                envelope.promise?.settle(erased: outcome, replacing: envelope.item)
+            }
         }
         let task: Task<Void, Never>
         if let taskStarter {

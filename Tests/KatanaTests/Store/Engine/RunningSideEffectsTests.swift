@@ -116,6 +116,34 @@ import Testing
         #expect(registry.count == 0)
     }
 
+    @Test func cancellation_isWhatTheTaskAsksAsItStarts_andWhatItsEndReturns() {
+        var registry = Registry()
+        let kept = registry.begin("p1", identity: identity("search", latestWins: true), order: 1)
+        #expect(registry.registry.cancellation(of: kept.token) == nil)
+        // A later one with "latest wins" begins before the first one's task exists.
+        let later = registry.begin("p2", identity: identity("search", latestWins: true), order: 2)
+        #expect(registry.names(later.cancelling) == ["p1/-"])
+        #expect(registry.registry.cancellation(of: kept.token) == .cancelled)
+        #expect(registry.registry.cancellation(of: later.token) == nil)
+        // Its end says so too, for its promise's error.
+        #expect(registry.registry.end(kept.token) == .cancelled)
+        // A shutdown's cancellation is told apart.
+        #expect(registry.attach("p2", to: later.token) == nil)
+        #expect(registry.names(registry.registry.cancelAll()) == ["p2/tp2"])
+        #expect(registry.registry.cancellation(of: later.token) == .shutdown)
+        #expect(registry.registry.end(later.token) == .shutdown)
+        // A freed slot's next side effect starts out not cancelled, and ends so.
+        let reused = registry.begin("p3", order: 3)
+        #expect(reused.token == later.token || reused.token == kept.token)
+        #expect(registry.registry.cancellation(of: reused.token) == nil)
+        #expect(registry.registry.end(reused.token) == nil)
+    }
+
+    @Test func cancellationErrors_nameTheItem_andTellShutdownApart() {
+        #expect(RunningSideEffects.Cancellation.cancelled.error(for: Search.self) == .cancelled(item: typeName(Search.self)))
+        #expect(RunningSideEffects.Cancellation.shutdown.error(for: Search.self) == .cancelledByShutdown(item: typeName(Search.self)))
+    }
+
     @Test func cancelByPromise_afterAttach_returnsTheTask_andUnknownPromisesFindNothing() {
         var registry = Registry()
         _ = started(&registry, "p1", order: 1)
@@ -168,6 +196,47 @@ import Testing
         registry.registry.abandon(late.token)
         // The later one is still running and cancellable.
         #expect(registry.names(registry.registry.cancel(id: "search", before: 100)) == ["s2/ts2"])
+    }
+
+    @Test func latestWins_aLateBeginIsSuperseded_evenWhenEveryLaterOneIsCancelledAlready() {
+        var registry = Registry()
+        // 1 is on its way to a worker while 2 and 3 begin; 3 supersedes 2, and is then cancelled
+        // through its promise: nothing later is cancellable, but 1 still lost to them.
+        _ = started(&registry, "s2", identity("search", latestWins: true), order: 2)
+        let third = started(&registry, "s3", identity("search", latestWins: true), order: 3)
+        #expect(registry.names(third.cancelling) == ["s2/ts2"])
+        #expect(registry.cancel(promise: "s3").map(registry.name) == "s3/ts3")
+        let late = registry.begin("s1", identity: identity("search", latestWins: true), order: 1)
+        #expect(late.isCancelledBeforeStart && !late.starts)
+        #expect(late.cancelling.isEmpty)
+    }
+
+    @Test func latestWins_aLateBeginIsSuperseded_evenWhenTheLaterOneHasEnded() {
+        var registry = Registry()
+        let second = started(&registry, "s2", identity("search"), order: 2)
+        registry.registry.end(second.token)
+        #expect(registry.count == 0)
+        // Either side asking for "latest wins" is enough, as with a running one.
+        #expect(registry.begin("s1", identity: identity("search", latestWins: true), order: 1).isCancelledBeforeStart)
+        let third = started(&registry, "s3", identity("search", latestWins: true), order: 3)
+        registry.registry.end(third.token)
+        #expect(registry.begin("s0", identity: identity("search"), order: 0).isCancelledBeforeStart)
+        // A later one that never started (its promise was cancelled first) supersedes nothing.
+        _ = registry.begin("r2", identity: identity("refresh", latestWins: true), order: 2, isStillWanted: { false })
+        #expect(registry.begin("r1", identity: identity("refresh", latestWins: true), order: 1).starts)
+    }
+
+    @Test func newestBegunOrders_areForgottenOldestFirst_pastTheirLimit() {
+        var registry = Registry()
+        let limit = RunningSideEffects.rememberedNewestOrders
+        for index in 0...limit {
+            let begun = started(&registry, "p\(index)", identity(SideEffectID(index)), order: UInt64(index + 10))
+            registry.registry.end(begun.token)
+        }
+        #expect(registry.registry.rememberedNewestOrderCount <= limit)
+        // The oldest (id 0, begun at 10) is forgotten; the newest (begun at limit + 10) is not.
+        #expect(registry.begin("a", identity: identity(SideEffectID(0), latestWins: true), order: 5).starts)
+        #expect(!registry.begin("b", identity: identity(SideEffectID(limit), latestWins: true), order: 5).starts)
     }
 
     @Test func sameIDWithoutLatestWins_neverSupersedes() {

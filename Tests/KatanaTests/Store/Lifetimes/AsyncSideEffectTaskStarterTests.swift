@@ -36,4 +36,35 @@ import Testing
         #expect(await eventuallyAsync { store.activeSideEffectCount == 0 })
         #expect(events.values == ["work started", "work cancelled (Task.isCancelled: true)"])
     }
+
+    /// A side effect cancelled after it was registered but before its task existed: the task that
+    /// starts it afterwards is cancelled from its first instruction, even when its body runs to its
+    /// end before the store gets the task back. The starter cancels it by id at that very moment,
+    /// then runs it at once.
+    @Test func aSideEffectCancelledBeforeItsTaskExists_runsCancelled() async throws {
+        let box = StoreBox()
+        let cancelledInStarter = Recorder<Int>()
+        let store = makeStore { operation in
+            cancelledInStarter.append(box.store?.cancelSideEffects(id: "search") ?? 0)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                return Task.immediate { await operation() }
+            }
+            return Task { await operation() }
+        }
+        box.store = store
+        let gate = AsyncGate()
+        gate.open()
+        let events = EventLog()
+        let search = store.dispatch(AwaitGate(label: "search", gate: gate, events: events, id: "search"))
+        #expect(rejection(of: search, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+        #expect(await eventuallyAsync { store.activeSideEffectCount == 0 })
+        #expect(cancelledInStarter.values == [1])
+        #expect(events.values == ["search started", "search cancelled (Task.isCancelled: true)"])
+    }
+}
+
+/// The store a task starter reaches back into; set once, before the first dispatch.
+private final class StoreBox: @unchecked Sendable {
+    // @unchecked: written once before any dispatch, only read afterwards.
+    var store: TestStore?
 }
