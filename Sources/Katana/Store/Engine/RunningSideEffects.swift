@@ -240,17 +240,13 @@ struct RunningSideEffects {
     @discardableResult
     mutating func end(_ token: Int) -> Cancellation? {
         let cancellation = slots[token].cancellation
-        defer { finishEnding(token) }
-        return cancellation
-    }
-
-    private mutating func finishEnding(_ token: Int) {
         count -= 1
         if slots[token].task != nil {
             free(token)
         } else {
             slots[token].hasEnded = true
         }
+        return cancellation
     }
 
     /// The side effect will not run after all (it was superseded, or its promise was cancelled
