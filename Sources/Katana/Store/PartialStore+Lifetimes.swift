@@ -83,3 +83,20 @@ extension PartialStore {
         }
     }
 }
+
+// MARK: - Waiting for the store to go quiet (for KatanaTesting)
+
+extension PartialStore {
+    /// Waits until `isQuiet` returns true, asking it again each time a part of the store runs out
+    /// of work (and after each ``pokeActivity()``), until `deadline`; false when the deadline
+    /// passes first. For tools that wait for the store to settle without polling it.
+    package func waitUntilQuiet(until deadline: ContinuousClock.Instant, _ isQuiet: () -> Bool) async -> Bool {
+        await engine.activity.wait(until: deadline, returningOnCancellation: false, for: isQuiet) == .quiet
+    }
+
+    /// Wakes the tasks in ``waitUntilQuiet(until:_:)`` to look again: for work outside the store
+    /// that such a task also waits for (a test clock's tasks), when it changes.
+    package func pokeActivity() {
+        engine.activity.pokeIfWatched()
+    }
+}

@@ -45,7 +45,8 @@ extension StoreEngine {
             chain: chain,
             classify: { item in ItemKind.classify(item, storeState: S.self) },
             handOff: handOff,
-            taskStarter: asyncSideEffectTaskStarter
+            taskStarter: asyncSideEffectTaskStarter,
+            activity: activity
         )
         sideEffectPool.withLock { $0 = pool }
         // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.

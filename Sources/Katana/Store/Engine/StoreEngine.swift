@@ -48,6 +48,8 @@ import Dispatch
     /// Where the store is in its shutdown (see ``ShutdownProgress``).
     let shutdownProgress = Locked(ShutdownProgress<CheckedContinuation<ShutdownReport, Never>>())
     let tracer: SignpostLogger?
+    /// Poked by each part of the store that runs out of work, for tasks waiting for it to go quiet.
+    let activity = ActivitySignal()
     /// Whether drains report what they handled to ``MemoryRelease``.
     let releasesMemoryAfterBursts: Bool
     /// Starts async side effects' tasks, when the configuration gives one.
@@ -66,7 +68,7 @@ import Dispatch
         asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil
     ) {
         updaterQueue = DispatchQueue(label: label)
-        delivery = ListenerDelivery(executor: listenerExecutor)
+        delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer
         self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         self.asyncSideEffectTaskStarter = asyncSideEffectTaskStarter
@@ -187,7 +189,7 @@ import Dispatch
         switch inbox.withLock({ $0.finish(relinquished) }) {
         case .none, .release:
             // A released drainer goes with the last reference, here.
-            break
+            activity.pokeIfWatched()
         case .scheduleDrain:
             updaterQueue.async { self.drainOnQueue() }
         }

@@ -51,6 +51,8 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
 
     private let registry = Locked(Registry())
     private let executor: any Executor
+    /// Poked when the delivery runs out of changes to deliver.
+    private let activity: ActivitySignal
 
     /// How many emptied runs are kept for reuse, on each side (the drainer's and the delivery's): as
     /// many as fit in 256 KiB of states, from 2 to 16, so a large state does not keep megabytes
@@ -60,9 +62,10 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         return min(16, max(2, 256 * 1024 / runBytes))
     }
 
-    /// A delivery that calls listeners on `executor`.
-    init(executor: any Executor) {
+    /// A delivery that calls listeners on `executor`, and pokes `activity` when it runs out of work.
+    init(executor: any Executor, activity: ActivitySignal) {
         self.executor = executor
+        self.activity = activity
     }
 
     // MARK: - Listeners
@@ -162,7 +165,10 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
                 swap(&runs, &registry.pending)
                 return registry.listeners
             }
-            guard let listeners else { return }
+            guard let listeners else {
+                activity.pokeIfWatched()
+                return
+            }
             // Each call goes through a borrowed reference to its listener, kept alive by
             // `listeners` (docs/PERFORMANCE.md, "Updaters: 100 listeners").
             let borrowed = listeners.map { Unsafe.unretained($0) }

@@ -122,7 +122,9 @@ extension StoreEngine {
     func beginOutsideWork() -> StoreWorkToken {
         inbox.withLock { $0.beginOutsideWork() }
         return StoreWorkToken { [weak self] in
-            self?.inbox.withLock { $0.endOutsideWork() }
+            guard let self else { return }
+            inbox.withLock { $0.endOutsideWork() }
+            activity.pokeIfWatched()
         }
     }
 }

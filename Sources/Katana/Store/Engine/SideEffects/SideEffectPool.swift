@@ -31,6 +31,8 @@ final class SideEffectPool: @unchecked Sendable {
     private let handOff: @Sendable (Envelope) -> Void
     /// Starts async side effects' tasks instead of the pool, when the configuration gives one.
     private let taskStarter: AsyncSideEffectTaskStarter?
+    /// Poked when a job or an async side effect ends.
+    private let activity: ActivitySignal
 
     /// A pool for side effects run with `context`, through `chain` when there is one. `classify`
     /// tells what an interceptor passed on in place of a side effect, and `handOff` sends it to
@@ -41,9 +43,11 @@ final class SideEffectPool: @unchecked Sendable {
         chain: InterceptorChain?,
         classify: @escaping @Sendable (any Dispatchable) -> ItemKind,
         handOff: @escaping @Sendable (Envelope) -> Void,
-        taskStarter: AsyncSideEffectTaskStarter? = nil
+        taskStarter: AsyncSideEffectTaskStarter? = nil,
+        activity: ActivitySignal
     ) {
         self.taskStarter = taskStarter
+        self.activity = activity
         self.context = context
         self.tracer = tracer
         self.chain = chain
@@ -84,6 +88,7 @@ final class SideEffectPool: @unchecked Sendable {
                 state.finished()
                 return state.take()
             }
+            activity.pokeIfWatched()
         }
     }
 
@@ -232,6 +237,7 @@ final class SideEffectPool: @unchecked Sendable {
             } else {
                 envelope.promise?.settle(erased: outcome, replacing: envelope.item)
             }
+            self.activity.pokeIfWatched()
         }
         let task: Task<Void, Never>
         if let taskStarter {
