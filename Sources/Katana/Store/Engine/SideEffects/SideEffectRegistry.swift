@@ -1,0 +1,217 @@
+/// Every side effect a store has taken and not finished, in the order the store took them, and
+/// the store's side-effect workers: the one place where side effects are started, cancelled (by
+/// their promise, by id, by a newer one with the same id, by a shutdown) and counted.
+///
+/// A plain value, tested without threads (`SideEffectRegistryTests`); ``SideEffectRunner`` keeps
+/// one behind a lock, and carries out what its methods return once it has let go of the lock.
+///
+/// Each side effect gets its entry when the store's drainer takes it from the inbox (``add(_:)``),
+/// so the entries are in dispatch order, and whatever happens to a side effect happens to its
+/// entry:
+///
+///     add ─▶ waiting ─take─▶ onWorker ─end─▶ (gone)          a synchronous side effect
+///     add ─▶ waiting ─take─▶ onWorker ─startTask─▶ task ─end─▶ (gone)    an async one, through
+///                                                                       interceptors on a worker
+///     add(startingTask) ─▶ task ─end─▶ (gone)                an async one without interceptors
+///     waiting ─cancel─▶ (gone, never run)
+///     onWorker, task ─cancel─▶ the same phase, marked cancelled, until its body ends
+///
+/// An item dispatched before a cancellation by id may be between the inbox and this registry
+/// when the cancellation comes (the drainer has taken it with others and not reached it yet): the
+/// cancellation then leaves a *cut* here, which ``add(_:)`` applies to it; a cut lasts until the
+/// drainer has passed the items it was made for (see ``Cut``).
+struct SideEffectRegistry<Job> {
+    /// Where a side effect is.
+    enum Phase {
+        /// Taken by the store, waiting for one of the store's workers.
+        case waiting(Job)
+        /// A worker runs it: a synchronous side effect's body, or an async one's interceptors up
+        /// to the start of its task.
+        case onWorker
+        /// Its task has been started (it runs, or is suspended); its handle once the starter has it.
+        case task(Task<Void, Never>?)
+    }
+
+    /// Why a side effect was cancelled, which decides its promise's error.
+    enum Cancellation: Equatable {
+        /// By its promise, by its id, or by a newer one with the same id ("latest wins").
+        case cancelled
+        /// By a shutdown that cancels what is left.
+        case shutdown
+
+        /// The error its promise is rejected with.
+        func error(for itemType: any Dispatchable.Type) -> KatanaError {
+            switch self {
+            case .cancelled: .cancelled(item: typeName(itemType))
+            case .shutdown: .cancelledByShutdown(item: typeName(itemType))
+            }
+        }
+    }
+
+    /// A side effect being added: what the drainer knows about it.
+    struct Addition {
+        /// Its place in dispatch order (the inbox's count when it was dispatched).
+        let order: UInt64
+        let itemType: any Dispatchable.Type
+        let identity: SideEffectIdentity?
+        let promise: PromiseHandle?
+        /// Whether it is an async side effect (a shutdown cancels those, not synchronous bodies).
+        let isAsync: Bool
+        /// What a worker runs; nil for an async side effect without interceptors, whose task the
+        /// drainer starts at once (the entry begins in ``Phase/task(_:)``).
+        let job: Job?
+    }
+
+    // The types and stored properties below are internal rather than private only so that the
+    // registry's extensions in the files next to this one reach them; nothing else does.
+
+    /// One side effect's bookkeeping.
+    struct Entry {
+        let order: UInt64
+        let itemType: any Dispatchable.Type
+        let identity: SideEffectIdentity?
+        let promise: PromiseHandle?
+        let isAsync: Bool
+        var phase: Phase
+        var cancellation: Cancellation?
+
+        /// What cancelling it takes, for the canceller.
+        func stop(_ reason: Cancellation) -> Stop {
+            var task: Task<Void, Never>?
+            if case .task(let handle) = phase {
+                task = handle
+            }
+            return Stop(itemType: itemType, promise: promise, task: task, reason: reason)
+        }
+    }
+
+    /// A slot for entries; `generation` tells a token for an entry gone from one for the entry
+    /// that reuses the slot.
+    struct Slot {
+        var generation: UInt32 = 0
+        var entry: Entry?
+    }
+
+    /// What names one entry from outside: handed out by ``add(_:)`` and ``take()``.
+    struct Token: Equatable {
+        let slot: Int
+        let generation: UInt32
+    }
+
+    /// What the canceller does for one side effect it stopped: reject its promise with the
+    /// cancellation's error (naming its type) and cancel its task (a nil task is cancelled when
+    /// its handle arrives, see ``attach(_:to:)``).
+    struct Stop {
+        let itemType: any Dispatchable.Type
+        let promise: PromiseHandle?
+        let task: Task<Void, Never>?
+        let reason: Cancellation
+    }
+
+    /// A cancellation by id or by promise that may concern items the drainer has taken and not
+    /// added yet: those dispatched before `before`. The drainer adds items in dispatch order, so
+    /// once it adds one dispatched at `before` or later, the cut has done its work.
+    enum Cut {
+        case id(SideEffectID, before: UInt64)
+        case promise(PromiseHandle, before: UInt64)
+
+        var before: UInt64 {
+            switch self {
+            case .id(_, let before), .promise(_, let before): before
+            }
+        }
+
+        func applies(to addition: Addition) -> Bool {
+            switch self {
+            case .id(let id, let before):
+                addition.order < before && addition.identity?.id == id
+            case .promise(let promise, let before):
+                addition.order < before && addition.promise.map { $0.isSame(as: promise) } == true
+            }
+        }
+    }
+
+    /// What ``add(_:)`` tells the drainer.
+    struct Added {
+        /// The new entry, or nil when the side effect is not to run: a cut or a shutdown cancelled
+        /// it (its promise is to be rejected with ``refusal``'s error).
+        let token: Token?
+        /// Why it was refused, when it was.
+        let refusal: Cancellation?
+        /// Older side effects with the same id that this one cancels ("latest wins").
+        let cancelling: [Stop]
+        /// Whether to ask for a worker of the store's: a job is waiting and none is free.
+        let startsWorker: Bool
+    }
+
+    /// What a worker gets from ``take()``.
+    struct Taken {
+        let token: Token
+        let job: Job
+        /// Whether to ask for another worker: jobs are still waiting and no other worker is free.
+        let startsWorker: Bool
+    }
+
+    /// How a shutdown is going, as far as side effects are concerned.
+    enum ShutdownPhase {
+        /// No shutdown: side effects are not counted.
+        case none
+        /// Side effects run and are counted as they end.
+        case counting
+        /// Side effects are cancelled as they come; those running are counted as they end.
+        case cancelling
+        /// The shutdown has returned: nothing is counted any more, and nothing new runs.
+        case over
+    }
+
+    /// What a shutdown reports about side effects (see ``ShutdownReport``).
+    struct ShutdownCounts: Equatable {
+        /// Side effects whose body ended, and was not cancelled, after the shutdown began.
+        var handled = 0
+        /// Side effects the shutdown (or another cancellation, while it lasted) cancelled and
+        /// that are not running any more.
+        var cancelled = 0
+        /// Side effects still running when the shutdown gave up on them.
+        var stillRunning = 0
+    }
+
+    var slots: [Slot] = []
+    var freeSlots: [Int] = []
+    /// Waiting entries, oldest first, from `nextWaiting` on; an entry cancelled while waiting
+    /// leaves its token behind, which ``take()`` skips.
+    var waitingQueue: [Token] = []
+    var nextWaiting = 0
+    var cuts: [Cut] = []
+    var shutdown = ShutdownPhase.none
+    /// What the shutdown under way has counted so far.
+    var counts = ShutdownCounts()
+
+    /// Workers asked for and not begun yet.
+    var startingWorkers = 0
+    /// Workers between two jobs, about to take the next one.
+    var idleWorkers = 0
+    /// Side effects in each phase.
+    var waitingCount = 0
+    var onWorkerCount = 0
+    var taskCount = 0
+
+    /// How many side effects the store has taken and not finished.
+    var count: Int {
+        waitingCount + onWorkerCount + taskCount
+    }
+
+    /// Whether no side effect is waiting or on a worker (async ones may still be running as tasks).
+    var isIdleOnWorkers: Bool {
+        waitingCount == 0 && onWorkerCount == 0
+    }
+
+    /// How many cuts are waiting for the drainer (for tests).
+    var cutCount: Int {
+        cuts.count
+    }
+
+    /// Above this many slots, an emptied waiting queue is freed instead of kept for reuse.
+    static var retainedQueueCapacity: Int { 1024 }
+    /// How many taken tokens may pile up at the front of the waiting queue before they are dropped.
+    static var compactionThreshold: Int { 256 }
+}

@@ -1,0 +1,372 @@
+import Testing
+@testable import Katana
+
+/// The registry of a store's side effects, event by event, without threads: jobs are strings,
+/// promises are real promises that nothing settles, and tasks are finished empty tasks.
+@Suite struct SideEffectRegistryTests {
+    private struct Search: Dispatchable {}
+    private struct Save: Dispatchable {}
+
+    /// The registry under test, and named stand-ins for what it keeps.
+    private struct Fixture {
+        var registry = SideEffectRegistry<String>()
+        private var promises: [String: PromiseHandle] = [:]
+        private var tokens: [String: SideEffectRegistry<String>.Token] = [:]
+        private var tasks: [String: Task<Void, Never>] = [:]
+
+        mutating func promise(_ name: String) -> PromiseHandle {
+            if let known = promises[name] { return known }
+            let made = Promise<Void> { _, _ in }.handle
+            promises[name] = made
+            return made
+        }
+
+        mutating func task(_ name: String) -> Task<Void, Never> {
+            if let known = tasks[name] { return known }
+            let made = Task<Void, Never> {}
+            tasks[name] = made
+            return made
+        }
+
+        func token(_ name: String) -> SideEffectRegistry<String>.Token {
+            tokens[name]!
+        }
+
+        /// Adds the side effect `name` (its job is its name; `startsTask`: an async one without
+        /// interceptors, whose task starts at once).
+        @discardableResult
+        mutating func add(
+            _ name: String,
+            order: UInt64,
+            id: SideEffectID? = nil,
+            latestWins: Bool = false,
+            isAsync: Bool = true,
+            startsTask: Bool = false
+        ) -> SideEffectRegistry<String>.Added {
+            let identity = id.map { SideEffectIdentity(id: $0, cancelsInFlight: latestWins) }
+            let added = registry.add(.init(
+                order: order, itemType: Search.self, identity: identity, promise: promise(name),
+                isAsync: isAsync, job: startsTask ? nil : name
+            ))
+            if let token = added.token {
+                tokens[name] = token
+            }
+            return added
+        }
+
+        /// A worker begins and takes one job; returns its name.
+        mutating func beginAndTake() -> String? {
+            registry.workerBegins()
+            return take()
+        }
+
+        mutating func take() -> String? {
+            guard let taken = registry.take() else { return nil }
+            return taken.job
+        }
+
+        /// "promise/task" for each stop ("-" for a missing task).
+        func names(_ stops: [SideEffectRegistry<String>.Stop]) -> [String] {
+            stops.map { stop in
+                let promise = stop.promise.flatMap { handle in promises.first { $0.value.isSame(as: handle) }?.key } ?? "-"
+                let task = stop.task.flatMap { handle in tasks.first { $0.value == handle }?.key } ?? "-"
+                return "\(promise)/\(task)"
+            }
+        }
+    }
+
+    // MARK: - Workers
+
+    @Test func theFirstWaitingJob_asksForAWorker_andLaterOnesWaitForIt() {
+        var fixture = Fixture()
+        #expect(fixture.add("a", order: 0).startsWorker)
+        #expect(!fixture.add("b", order: 1).startsWorker)
+        #expect(!fixture.add("c", order: 2).startsWorker)
+        #expect(fixture.registry.waitingCount == 3)
+        #expect(fixture.registry.startingWorkers == 1)
+    }
+
+    @Test func aWorkerTakingAJobWithOthersWaiting_asksForOneMore_soABurstSpreads() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        fixture.add("b", order: 1)
+        fixture.registry.workerBegins()
+        let first = fixture.registry.take()
+        #expect(first?.job == "a")
+        #expect(first?.startsWorker == true)
+        #expect(fixture.registry.onWorkerCount == 1)
+        #expect(fixture.registry.waitingCount == 1)
+        // The second worker takes "b"; nothing else waits, so it asks for nobody.
+        fixture.registry.workerBegins()
+        let second = fixture.registry.take()
+        #expect(second?.job == "b")
+        #expect(second?.startsWorker == false)
+    }
+
+    @Test func aWorkerTakesJobsInDispatchOrder_untilNoneWaits_thenEnds() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        fixture.add("b", order: 1)
+        #expect(fixture.beginAndTake() == "a")
+        fixture.registry.end(fixture.token("a"))
+        // A second worker was asked for; until it begins, this one takes "b" itself.
+        #expect(fixture.registry.finishJobAndTakeNext()?.job == "b")
+        fixture.registry.end(fixture.token("b"))
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.idleWorkers == 0)
+        #expect(fixture.registry.count == 0)
+    }
+
+    @Test func aJobArrivingWhileAWorkerIsBusy_asksForAnother_soABlockedBodyHoldsNothingUp() {
+        var fixture = Fixture()
+        fixture.add("blocked", order: 0)
+        #expect(fixture.beginAndTake() == "blocked")
+        // The worker is inside "blocked": it is neither idle nor starting.
+        #expect(fixture.add("next", order: 1).startsWorker)
+    }
+
+    @Test func aWorkerSkipsJobsCancelledWhileTheyWaited() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        fixture.add("b", order: 1)
+        _ = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
+        #expect(fixture.beginAndTake() == "b")
+    }
+
+    // MARK: - Async side effects
+
+    @Test func anAsyncSideEffectWithoutInterceptors_isATaskAtOnce_andNeedsNoWorker() {
+        var fixture = Fixture()
+        let added = fixture.add("a", order: 0, startsTask: true)
+        #expect(!added.startsWorker)
+        #expect(fixture.registry.taskCount == 1)
+        #expect(fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
+        #expect(fixture.registry.end(fixture.token("a")) == nil)
+        #expect(fixture.registry.count == 0)
+    }
+
+    @Test func anAsyncSideEffectThroughAWorker_movesFromWorkerToTask() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        #expect(fixture.beginAndTake() == "a")
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.startTask(fixture.token("a")) == nil)
+        #expect(fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.taskCount == 1)
+    }
+
+    @Test func aBodyThatEndsBeforeItsHandleArrives_leavesNothingForTheAttach() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, startsTask: true)
+        fixture.registry.end(fixture.token("a"))
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
+        // The slot is reused; the old token names nothing in it.
+        fixture.add("b", order: 1, startsTask: true)
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
+        #expect(fixture.registry.attach(fixture.task("tb"), to: fixture.token("b")) == nil)
+    }
+
+    // MARK: - Cancelling by promise
+
+    @Test func cancellingAWaitingOne_removesIt_withItsPromise() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        let stop = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
+        #expect(fixture.names(stop.map { [$0] } ?? []) == ["a/-"])
+        #expect(fixture.registry.count == 0)
+    }
+
+    @Test func cancellingARunningTask_marksIt_untilItsBodyEnds_andTheEndReportsTheCancellation() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, startsTask: true)
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
+        let stop = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
+        #expect(fixture.names(stop.map { [$0] } ?? []) == ["a/ta"])
+        #expect(fixture.registry.count == 1)
+        #expect(fixture.registry.isCancelled(fixture.token("a")))
+        // Cancelling again does nothing.
+        #expect(fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil) == nil)
+        #expect(fixture.registry.end(fixture.token("a")) == .cancelled)
+    }
+
+    @Test func aCancellationBeforeTheHandle_handsTheTaskBackToBeCancelledAtTheAttach() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, startsTask: true)
+        let stop = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
+        #expect(fixture.names(stop.map { [$0] } ?? []) == ["a/-"])
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == fixture.task("ta"))
+    }
+
+    @Test func aCancellationWhileItsInterceptorsRun_keepsItsTaskFromStarting() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        #expect(fixture.beginAndTake() == "a")
+        _ = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
+        #expect(fixture.registry.startTask(fixture.token("a")) == .cancelled)
+        #expect(fixture.registry.count == 0)
+    }
+
+    @Test func aPromiseCancelledOnItsWayFromTheInbox_leavesACut_thatRefusesItWhenAdded() {
+        var fixture = Fixture()
+        let promise = fixture.promise("a")
+        #expect(fixture.registry.cancel(promise: promise, cutBefore: 5) == nil)
+        #expect(fixture.registry.cutCount == 1)
+        let added = fixture.add("a", order: 3)
+        #expect(added.token == nil)
+        #expect(added.refusal == .cancelled)
+        #expect(fixture.registry.count == 0)
+    }
+
+    // MARK: - Cancelling by id, latest wins
+
+    @Test func cancelByID_stopsEveryOneOfThatIDDispatchedBefore_inDispatchOrder_andNoOther() {
+        var fixture = Fixture()
+        fixture.add("s1", order: 0, id: "search")
+        fixture.add("other", order: 1, id: "save")
+        fixture.add("s2", order: 2, id: "search", startsTask: true)
+        #expect(fixture.beginAndTake() == "s1")
+        let stops = fixture.registry.cancel(id: "search", before: 3, leavingCut: false)
+        #expect(fixture.names(stops) == ["s1/-", "s2/-"])
+        // Dispatched after the call: not affected.
+        #expect(fixture.add("s3", order: 3, id: "search").token != nil)
+        #expect(fixture.registry.cancel(id: "search", before: 3, leavingCut: false).isEmpty)
+    }
+
+    @Test func cancelByID_leavesACutForThoseOnTheirWay_whichLaterDispatchesPass() {
+        var fixture = Fixture()
+        _ = fixture.registry.cancel(id: "search", before: 10, leavingCut: true)
+        // Taken before the call, added after it: refused.
+        #expect(fixture.add("early", order: 4, id: "search").refusal == .cancelled)
+        // Another id passes.
+        #expect(fixture.add("other", order: 5, id: "save").token != nil)
+        #expect(fixture.registry.cutCount == 1)
+        // Dispatched after the call: runs, and the cut is done.
+        #expect(fixture.add("late", order: 10, id: "search").token != nil)
+        #expect(fixture.registry.cutCount == 0)
+    }
+
+    @Test func repeatedCancelsOfOneID_keepOneCut() {
+        var fixture = Fixture()
+        for before in 1 ... 100 as ClosedRange<UInt64> {
+            _ = fixture.registry.cancel(id: "search", before: before, leavingCut: true)
+        }
+        #expect(fixture.registry.cutCount == 1)
+        #expect(fixture.add("x", order: 99, id: "search").refusal == .cancelled)
+    }
+
+    @Test func latestWins_cancelsTheOlderOnesOfItsID_waitingOrRunning_inDispatchOrder() {
+        var fixture = Fixture()
+        fixture.add("s1", order: 0, id: "search", latestWins: false, startsTask: true)
+        #expect(fixture.registry.attach(fixture.task("t1"), to: fixture.token("s1")) == nil)
+        fixture.add("s2", order: 1, id: "search", latestWins: false, startsTask: true)
+        fixture.add("s3", order: 2, id: "search")
+        fixture.add("save", order: 3, id: "save", latestWins: true)
+        // s4 cancels the two not cancelled yet (s1 and s2, running; s3, waiting), oldest first.
+        let s4 = fixture.add("s4", order: 4, id: "search", latestWins: true)
+        #expect(fixture.names(s4.cancelling) == ["s1/t1", "s2/-", "s3/-"])
+        // s3 was waiting: gone. s1 and s2 run until their bodies end.
+        #expect(fixture.registry.count == 4)
+        #expect(fixture.beginAndTake() == "save")
+    }
+
+    @Test func aNewerOneWithoutLatestWins_leavesTheOlderOnesRunning() {
+        var fixture = Fixture()
+        fixture.add("s1", order: 0, id: "search", latestWins: true, startsTask: true)
+        let added = fixture.add("s2", order: 1, id: "search", latestWins: false, startsTask: true)
+        #expect(added.cancelling.isEmpty)
+        #expect(fixture.registry.count == 2)
+    }
+
+    // MARK: - Shutdown
+
+    @Test func aShutdownCounts_whatEndsAsHandled_andWhatIsCancelledAsCancelled() {
+        var fixture = Fixture()
+        fixture.add("done", order: 0, startsTask: true)
+        fixture.add("cancelled", order: 1)
+        fixture.registry.beginShutdown()
+        fixture.registry.end(fixture.token("done"))
+        _ = fixture.registry.cancel(promise: fixture.promise("cancelled"), cutBefore: nil)
+        let (counts, stops) = fixture.registry.giveUp()
+        #expect(counts == .init(handled: 1, cancelled: 1, stillRunning: 0))
+        #expect(stops.isEmpty)
+    }
+
+    @Test func cancellingForShutdown_dropsWaitingOnes_cancelsAsyncOnes_andLeavesRunningBodies() {
+        var fixture = Fixture()
+        fixture.add("syncRunning", order: 0, isAsync: false)
+        #expect(fixture.beginAndTake() == "syncRunning")
+        fixture.add("asyncTask", order: 1, startsTask: true)
+        fixture.add("asyncOnWorker", order: 2)
+        fixture.registry.workerBegins()
+        #expect(fixture.take() == "asyncOnWorker")
+        fixture.add("waiting", order: 3, isAsync: false)
+        fixture.registry.beginShutdown()
+        let stops = fixture.registry.cancelForShutdown()
+        #expect(fixture.names(stops) == ["asyncTask/-", "asyncOnWorker/-", "waiting/-"])
+        #expect(stops.allSatisfy { $0.reason == .shutdown })
+        // New ones are refused.
+        #expect(fixture.add("late", order: 4).refusal == .shutdown)
+        // The interceptors' worker finds its side effect cancelled: no task.
+        #expect(fixture.registry.startTask(fixture.token("asyncOnWorker")) == .shutdown)
+        // The synchronous body finishes and counts as handled; the task ends cancelled.
+        #expect(fixture.registry.end(fixture.token("syncRunning")) == nil)
+        #expect(fixture.registry.end(fixture.token("asyncTask")) == .shutdown)
+        let (counts, _) = fixture.registry.giveUp()
+        // asyncOnWorker, waiting and late were cancelled before they ran, asyncTask while it ran.
+        #expect(counts == .init(handled: 1, cancelled: 4, stillRunning: 0))
+    }
+
+    @Test func givingUp_countsWhatStillRuns_andHandsBackThePromisesNotRejectedYet() {
+        var fixture = Fixture()
+        fixture.add("stuckSync", order: 0, isAsync: false)
+        #expect(fixture.beginAndTake() == "stuckSync")
+        fixture.add("stuckTask", order: 1, startsTask: true)
+        fixture.registry.beginShutdown()
+        let cancelled = fixture.registry.cancelForShutdown()
+        #expect(fixture.names(cancelled) == ["stuckTask/-"])
+        let (counts, stops) = fixture.registry.giveUp()
+        #expect(counts == .init(handled: 0, cancelled: 0, stillRunning: 2))
+        // The task's promise was rejected when it was cancelled; the synchronous body's now.
+        #expect(fixture.names(stops) == ["stuckSync/-"])
+        // Their ends later count nothing, and report the cancellation.
+        #expect(fixture.registry.end(fixture.token("stuckSync")) == .shutdown)
+        #expect(fixture.registry.end(fixture.token("stuckTask")) == .shutdown)
+        #expect(fixture.add("after", order: 2).refusal == .shutdown)
+    }
+
+    @Test func withoutAShutdown_nothingIsCounted() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, startsTask: true)
+        fixture.registry.end(fixture.token("a"))
+        fixture.registry.beginShutdown()
+        let (counts, _) = fixture.registry.giveUp()
+        #expect(counts == .init())
+    }
+
+    @Test func aReplacementHandedElsewhere_leavesUncounted() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0)
+        fixture.registry.beginShutdown()
+        #expect(fixture.beginAndTake() == "a")
+        fixture.registry.handOver(fixture.token("a"))
+        #expect(fixture.registry.count == 0)
+        #expect(fixture.registry.giveUp().counts == .init())
+    }
+
+    // MARK: - Storage
+
+    @Test func aSteadyStream_reusesSlots_andKeepsTheQueueShort() {
+        var fixture = Fixture()
+        for round in 0 ..< 2_000 as Range<UInt64> {
+            #expect(fixture.add("job", order: round).startsWorker)
+            fixture.registry.workerBegins()
+            let taken = fixture.registry.take()
+            #expect(taken?.job == "job")
+            if let taken { fixture.registry.end(taken.token) }
+            #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        }
+        #expect(fixture.registry.slots.count == 1)
+        #expect(fixture.registry.waitingQueue.count <= SideEffectRegistry<String>.compactionThreshold)
+    }
+}
