@@ -78,7 +78,8 @@ public final class TestClock: Clock, Sendable {
     /// Where the clock reports misuse and timeouts.
     public let reporter: TestFailureReporter
 
-    private let storage = TestClockStorage()
+    /// The clock's locked state, shared with its executor and its activities.
+    let storage = TestClockStorage()
     private let jobExecutor: TestClockExecutor
 
     /// A clock at ``Instant/init(offset:)`` zero with no sleepers.
@@ -113,9 +114,7 @@ public final class TestClock: Clock, Sendable {
         let onClockExecutor = isOnClockExecutor
         let woken = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (sleeper: TestClockStorage.Sleeper) in
-                let registration = storage.update {
-                    $0.registerSleep(id: id, deadline: deadline.offset, sleeper: sleeper, onClockExecutor: onClockExecutor)
-                }
+                let registration = storage.registerSleep(id: id, deadline: deadline.offset, sleeper: sleeper, onClockExecutor: onClockExecutor)
                 switch registration {
                 case .suspended: break
                 case .due: sleeper.resume(returning: false)
@@ -258,39 +257,13 @@ public final class TestClock: Clock, Sendable {
         storage.read(\.isIdle)
     }
 
-    // MARK: - Activities
+    // MARK: - Observing
 
-    /// Holds the clock busy until the returned activity ends, so advances wait for work the clock
-    /// cannot see (an operation on another thread that a task on the clock's executor awaits).
-    public func beginActivity() -> Activity {
-        storage.update { $0.activityBegan() }
-        return Activity(storage: storage)
-    }
-
-    /// Work an advance waits for, begun by ``TestClock/beginActivity()``. It ends when ``end()``
-    /// is called or when it is released, whichever comes first.
-    public final class Activity: Sendable {
-        private let storage: TestClockStorage
-        // Guarded by its own lock: `end()` may be called from any thread, and only once counts.
-        private let ended = LockedValue(false)
-
-        init(storage: TestClockStorage) {
-            self.storage = storage
-        }
-
-        /// Ends the activity; later calls do nothing.
-        public func end() {
-            let first = ended.withLock { ended in
-                defer { ended = true }
-                return !ended
-            }
-            if first {
-                storage.activityEnded()
-            }
-        }
-
-        deinit {
-            end()
-        }
+    /// Calls `observer`, with no lock of the clock's held, each time the clock may have become
+    /// idle or gained a sleeper: a job of its executor finished, an activity ended, a woken
+    /// sleeper resumed, a sleep began. A test store waits on these for its clock to go quiet; a
+    /// clock shared by several test stores keeps every observer, for the clock's lifetime.
+    func onChange(_ observer: @escaping @Sendable () -> Void) {
+        storage.onChange(observer)
     }
 }

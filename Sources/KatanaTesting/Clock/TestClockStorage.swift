@@ -9,6 +9,9 @@ final class TestClockStorage: Sendable {
     // The clock's whole state, guarded by its own lock; no other lock is taken while it is held,
     // and no continuation is resumed while it is held.
     private let state = LockedValue(State())
+    // Guarded by its own lock, never held together with `state`'s: observers are called after
+    // both are let go, so one may read the clock.
+    private let observers = LockedValue<[@Sendable () -> Void]>([])
 
     func read<Value>(_ body: (State) -> Value) -> Value {
         state.withLock { body($0) }
@@ -18,20 +21,39 @@ final class TestClockStorage: Sendable {
         state.withLock { body(&$0) }
     }
 
+    /// Calls `observer` after every change that may leave the clock idle or give it a new sleeper
+    /// (see ``TestClock/onChange(_:)``). Observers are kept for the clock's lifetime.
+    func onChange(_ observer: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
     func jobEnqueued() {
         state.withLock { $0.jobEnqueued() }
     }
 
     func jobFinished() {
         state.withLock { $0.jobFinished() }?.resume(returning: true)
+        changed()
     }
 
     func activityEnded() {
         state.withLock { $0.activityEnded() }?.resume(returning: true)
+        changed()
     }
 
     func wokenSleeperResumed() {
         state.withLock { $0.wokenSleeperResumed() }?.resume(returning: true)
+        changed()
+    }
+
+    /// Registers a sleep begun with `reserveSleep` (see `TestClockState.registerSleep`), and tells
+    /// the observers: a test waiting for a sleeper to appear looks again.
+    func registerSleep(id: UInt64, deadline: Duration, sleeper: Sleeper, onClockExecutor: Bool) -> State.Registration {
+        let registration = state.withLock {
+            $0.registerSleep(id: id, deadline: deadline, sleeper: sleeper, onClockExecutor: onClockExecutor)
+        }
+        changed()
+        return registration
     }
 
     /// Waits until the clock is idle; false when `timeout` (real time) passed first.
@@ -54,6 +76,14 @@ final class TestClockStorage: Sendable {
             case .timedOut: waiter.resume(returning: false)
             case .wait: break
             }
+        }
+    }
+
+    /// Tells every observer that the clock changed; called with no lock held.
+    private func changed() {
+        // Copied out, so an observer that registers another one does not wait for this lock.
+        for observer in observers.withLock({ $0 }) {
+            observer()
         }
     }
 }

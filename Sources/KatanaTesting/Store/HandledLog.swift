@@ -98,6 +98,16 @@ struct HandledLog<S: State> {
         unasserted.first.map { items[$0] }
     }
 
+    /// Whether the oldest received item the test has not asserted is there and the store is done
+    /// with it: what a receive waits for.
+    var nextUnassertedIsDone: Bool {
+        guard let next = nextUnasserted else { return false }
+        if case .inProgress = next.outcome {
+            return false
+        }
+        return true
+    }
+
     /// The received items the test has not asserted, oldest first.
     var unassertedItems: [HandledItem<S>] {
         unasserted.map { items[$0] }

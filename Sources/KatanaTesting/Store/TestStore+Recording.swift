@@ -5,8 +5,9 @@ extension TestStore {
     /// The interceptor that records every item: first in the chain, so it sees each item the store
     /// is given (sent by the test or dispatched by the store's own work) before any other
     /// interceptor can replace or block it, with the state before and after. Whether the item got
-    /// past the app's interceptors is told by ``arrivalMarker(log:)``, last in the chain.
-    static func recorder(log: LockedValue<HandledLog<S>>) -> StoreInterceptor {
+    /// past the app's interceptors is told by ``arrivalMarker(log:)``, last in the chain. Each
+    /// change to the log pokes `activity`, so a test store waiting for an item wakes.
+    static func recorder(log: LockedValue<HandledLog<S>>, activity: ActivityPoke) -> StoreInterceptor {
         { context in
             { next in
                 { item in
@@ -15,16 +16,19 @@ extension TestStore {
                         return
                     }
                     let index = log.withLock { $0.begin(item, stateBefore: before) }
+                    activity.poke()
                     do {
                         try RecordingThread.withCurrentItem(index) {
                             try next(item)
                         }
                     } catch {
                         log.withLock { $0.end(index, stateAfter: context.getAnyState() as? S, outcome: .rejected("\(error)")) }
+                        activity.poke()
                         throw error
                     }
                     let after = context.getAnyState() as? S
                     log.withLock { $0.end(index, stateAfter: after, outcome: $0.hasArrived(index) ? .handled : .blocked) }
+                    activity.poke()
                 }
             }
         }
@@ -46,18 +50,20 @@ extension TestStore {
     }
 
     /// Starts each async side effect's task on the clock's executor (where the platform has task
-    /// executors), and records while its body runs.
-    static func taskStarter(log: LockedValue<HandledLog<S>>, clock: TestClock) -> AsyncSideEffectTaskStarter {
+    /// executors), and records while its body runs (poking `activity` when that changes).
+    static func taskStarter(log: LockedValue<HandledLog<S>>, clock: TestClock, activity: ActivityPoke) -> AsyncSideEffectTaskStarter {
         { operation in
             // The store starts the task inside the recording interceptor's `next`, on its thread.
             let index = RecordingThread.currentItem
             if let index {
                 log.withLock { $0.sideEffectTask(index, isRunning: true) }
+                activity.poke()
             }
             let body: @Sendable () async -> Void = {
                 await operation()
                 if let index {
                     log.withLock { $0.sideEffectTask(index, isRunning: false) }
+                    activity.poke()
                 }
             }
             if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {

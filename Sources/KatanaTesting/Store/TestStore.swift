@@ -38,13 +38,23 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     /// their tasks.
     public let clock: TestClock
 
-    private let log: LockedValue<HandledLog<S>>
+    // Each piece of shared state below sits behind its own lock (a `LockedValue`), taken for one
+    // read or change at a time; no two are ever held together.
+
+    /// What the store has handled and how far the test has asserted it; fed by the recording
+    /// interceptor and task starter (TestStore+Recording.swift).
+    let log: LockedValue<HandledLog<S>>
     private let settings: LockedValue<Settings>
-    private let sends: LockedValue<[Sent]>
-    private let listenerErrors = LockedValue<[String]>([])
-    private let finished = LockedValue(false)
-    private let reporter: TestFailureReporter
-    private let creation: TestSourceLocation
+    /// The promises of the items the test sent, checked at the end of the test.
+    let sends: LockedValue<[Sent]>
+    /// What listeners added with ``addListener(_:)`` threw, reported at the end of the test.
+    let listenerErrors = LockedValue<[String]>([])
+    /// Whether ``finish(fileID:filePath:line:column:)`` has begun (it runs once).
+    let finished = LockedValue(false)
+    /// Where failures and notes go.
+    let reporter: TestFailureReporter
+    /// Where the test store was made, for failures found when it is released.
+    let creation: TestSourceLocation
 
     private struct Settings {
         var exhaustivity: Exhaustivity
@@ -52,7 +62,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     }
 
     /// A sent item's promise, for the check at the end of the test.
-    private struct Sent {
+    struct Sent {
         let typeName: String
         let promise: Promise<any Sendable>
         let location: TestSourceLocation
@@ -144,6 +154,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         prepareDependencies: @escaping (D) -> Void = { _ in }
     ) {
         let log = LockedValue(HandledLog<S>())
+        let activity = ActivityPoke()
         let reporter = reporter ?? .forCurrentTest()
         let clock = clock ?? TestClock(reporter: reporter)
         self.log = log
@@ -157,10 +168,10 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             listenersAsyncProvider: configuration.listenersAsyncProvider,
             signpostLogger: configuration.signpostLogger,
             releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
-            asyncSideEffectTaskStarter: Self.taskStarter(log: log, clock: clock)
+            asyncSideEffectTaskStarter: Self.taskStarter(log: log, clock: clock, activity: activity)
         )
         store = Store(
-            interceptors: [Self.recorder(log: log)] + interceptors + [Self.arrivalMarker(log: log)],
+            interceptors: [Self.recorder(log: log, activity: activity)] + interceptors + [Self.arrivalMarker(log: log)],
             stateInitializer: { initialState },
             dependenciesInitializer: { dispatch, getState in
                 let dependencies = D(dispatch: dispatch, getState: getState)
@@ -169,6 +180,11 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
             },
             configuration: testConfiguration
         )
+        // Weak: the store keeps the recorder, and a clock may outlive this test store.
+        let store = self.store
+        let poke: @Sendable () -> Void = { [weak store] in store?.pokeActivity() }
+        activity.connect(poke)
+        clock.onChange(poke)
     }
 
     deinit {
@@ -183,413 +199,5 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         }
         let store = self.store
         Task { await store.shutdown(.cancelWork, deadline: .zero) }
-    }
-
-    // MARK: - Sending
-
-    /// Dispatches `item`, waits until the store has handled it and settled, and checks the state:
-    /// the state before the item, changed by `updateExpectedState`, must equal the state after it
-    /// (see the type's description; with ``Exhaustivity/off`` only what the closure sets is
-    /// compared). Returns the dispatch's promise.
-    ///
-    /// With ``Exhaustivity/on``, every item received before must have been asserted first.
-    @discardableResult
-    public func send<Item: Dispatchable>(
-        _ item: Item,
-        assert updateExpectedState: ((_ state: inout S) throws -> Void)? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async -> Promise<any Sendable> {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let name = String(reflecting: Item.self)
-        if !(await settle()) {
-            fail("Before sending \(name), the store did not settle within \(timeout): \(busyDescription())", at: location)
-        }
-        dealWithUnasserted(before: "sending \(name)", at: location)
-        log.withLock { $0.expectSend(of: Item.self) }
-        let promise = store.anyDispatch(item)
-        sends.withLock { $0.append(Sent(typeName: name, promise: promise, location: location)) }
-        let settled = await settle()
-        guard let handled = log.withLock({ $0.takeSent() }) else {
-            log.withLock { $0.abandonSend() }
-            let why = promise.isPending
-                ? "the store did not begin to handle it within \(timeout)"
-                : "the store did not handle it: \(await Self.outcome(of: promise))"
-            fail("\(name) was sent, but \(why).", at: location)
-            return promise
-        }
-        if !settled {
-            fail("After sending \(name), the store did not settle within \(timeout): \(busyDescription())", at: location)
-        }
-        switch handled.outcome {
-        case .blocked:
-            fail("\(name) was sent, but an interceptor returned without passing it on, so the store did not handle it.", at: location)
-        case .rejected(let error):
-            fail("\(name) was sent, but it was rejected: \(error)", at: location)
-        case .handled, .inProgress:
-            // A side effect's state is the state it left once settled: after what it dispatched.
-            let actual = handled.isSideEffect ? store.state : (handled.stateAfter ?? store.state)
-            check(before: handled.stateBefore, actual: actual, updateExpectedState, after: "sending \(name)", at: location)
-        }
-        return promise
-    }
-
-    // MARK: - Receiving
-
-    /// Checks that the next item the store handled on its own (not sent by the test) is an `Item`,
-    /// waiting up to `timeout` (default: ``timeout``) for it to arrive, and that it changed the
-    /// state as `updateExpectedState` says (for a side effect: the state when its body returned,
-    /// or when its task started). With ``Exhaustivity/off``, received items of other types are
-    /// skipped.
-    public func receive<Item: Dispatchable>(
-        _ type: Item.Type,
-        timeout: Duration? = nil,
-        assert updateExpectedState: ((_ state: inout S) throws -> Void)? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(String(reflecting: Item.self), timeout: timeout, matching: { $0 is Item }, updateExpectedState, at: location)
-    }
-
-    /// Checks that the next item the store handled on its own is one that `predicate` accepts
-    /// (`description` names it in messages); otherwise as ``receive(_:timeout:assert:fileID:filePath:line:column:)``.
-    public func receive(
-        _ description: String,
-        timeout: Duration? = nil,
-        where predicate: @escaping @Sendable (any Dispatchable) -> Bool,
-        assert updateExpectedState: ((_ state: inout S) throws -> Void)? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        await receive(description, timeout: timeout, matching: predicate, updateExpectedState, at: location)
-    }
-
-    private func receive(
-        _ description: String,
-        timeout: Duration?,
-        matching: (any Dispatchable) -> Bool,
-        _ updateExpectedState: ((inout S) throws -> Void)?,
-        at location: TestSourceLocation
-    ) async {
-        let wait = timeout ?? self.timeout
-        let deadline = ContinuousClock.now + wait
-        while true {
-            if let next = log.withLock({ $0.nextUnasserted }) {
-                if case .inProgress = next.outcome, ContinuousClock.now < deadline {
-                    await Self.pause()
-                    continue
-                }
-                if matching(next.item) {
-                    log.withLock { $0.markNextAsserted() }
-                    check(before: next.stateBefore, actual: next.stateAfter ?? next.stateBefore, updateExpectedState, after: "receiving \(description)", at: location)
-                    return
-                }
-                if exhaustivity.isOn {
-                    fail("Expected to receive \(description), but the next item the store handled on its own was \(next.typeName) (#\(next.index)). Receive it first, or set exhaustivity to .off to skip it.", at: location)
-                    return
-                }
-                log.withLock { $0.markNextAsserted() }
-                if exhaustivity.showsSkipped {
-                    note("Skipped the received \(next.typeName) (#\(next.index)) while waiting to receive \(description).", at: location)
-                }
-                continue
-            }
-            if ContinuousClock.now >= deadline {
-                fail("Expected to receive \(description) within \(wait), but the store handled nothing more on its own (\(busyDescription())).", at: location)
-                return
-            }
-            await Self.pause()
-        }
-    }
-
-    /// Lets the store settle, then marks every received item not asserted yet as asserted, without
-    /// checking it: for an exhaustive test that does not care what some step dispatched. Returns
-    /// how many were skipped; with `.off(showSkipped: true)` each is also reported as a note.
-    @discardableResult
-    public func skipReceivedItems(
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async -> Int {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        if !(await settle()) {
-            fail("Before skipping the received items, the store did not settle within \(timeout): \(busyDescription())", at: location)
-        }
-        let skipped = log.withLock { $0.skipAllUnasserted() }
-        if exhaustivity.showsSkipped {
-            for item in skipped {
-                note("Skipped the received \(item.typeName) (#\(item.index)) with skipReceivedItems().", at: location)
-            }
-        }
-        return skipped.count
-    }
-
-    // MARK: - Time
-
-    /// Moves the test clock `duration` forward: each sleeper due on the way wakes at its own
-    /// deadline, and after each wake-up the store settles (what the woken side effect dispatched
-    /// is handled) before the clock moves on, so a side effect that sleeps again within the
-    /// advanced time is woken again.
-    public func advance(
-        by duration: Duration,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard duration >= .zero else {
-            fail("advance(by: \(duration)): the duration is negative, and a test clock only moves forward.", at: location)
-            return
-        }
-        let target = clock.now.advanced(by: duration)
-        _ = await settle()
-        while let next = clock.sleepers.first, next.deadline <= target {
-            await clock.advance(to: next.deadline, fileID: fileID, filePath: filePath, line: line, column: column)
-            if !(await settle()) {
-                fail("After the test clock reached \(next.deadline), the store did not settle within \(timeout): \(busyDescription())", at: location)
-                return
-            }
-        }
-        if clock.now < target {
-            await clock.advance(to: target, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
-        _ = await settle()
-    }
-
-    // MARK: - Listeners
-
-    /// Adds a listener that may throw: an error it throws fails the test at ``finish(fileID:filePath:line:column:)``.
-    @discardableResult
-    public func addListener(_ listener: @escaping @Sendable (_ old: S, _ new: S) throws -> Void) -> StoreUnsubscribe {
-        let errors = listenerErrors
-        return store.addListener { old, new in
-            do {
-                try listener(old, new)
-            } catch {
-                errors.withLock { $0.append("\(error)") }
-            }
-        }
-    }
-
-    // MARK: - The end of a test
-
-    /// Waits (bounded) for the store to settle, fails on what the test left behind, and shuts the
-    /// store down (cancelling what still runs): received items not asserted (a note with
-    /// `.off(showSkipped: true)`, nothing with `.off`), side effects still running, promises of
-    /// sent items that have not settled, and errors thrown by listeners. Later calls do nothing.
-    public func finish(
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        let location = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard finished.withLock({ wasFinished in defer { wasFinished = true }; return !wasFinished }) else { return }
-        let settled = await settle()
-        if exhaustivity.showsSkipped {
-            for item in log.withLock({ $0.skipAllUnasserted() }) {
-                note("Skipped the received \(item.typeName) (#\(item.index)): no receive asserted it.", at: location)
-            }
-        }
-        let problems = leftovers(settled: settled)
-        if !problems.isEmpty {
-            fail("The test ended with work left behind:\n" + problems.joined(separator: "\n"), at: location)
-        }
-        await store.shutdown(.cancelWork, deadline: .zero)
-    }
-
-    /// What the test left behind, one line each.
-    private func leftovers(settled: Bool) -> [String] {
-        var lines: [String] = []
-        if exhaustivity.isOn {
-            let unasserted = log.withLock { $0.unassertedItems }
-            if !unasserted.isEmpty {
-                lines.append("• \(Self.counted(unasserted.count, "received item", "received items")) not asserted with receive:")
-                lines += unasserted.map { "    \($0.typeName) (#\($0.index))" }
-            }
-        }
-        let running = log.withLock { $0.runningSideEffectItems }
-        if !running.isEmpty {
-            lines.append("• \(Self.counted(running.count, "side effect", "side effects")) still running:")
-            lines += running.map { "    \($0.typeName) (#\($0.index))" }
-        }
-        let sleepers = clock.sleepers
-        if !sleepers.isEmpty {
-            lines.append("• \(Self.counted(sleepers.count, "sleep", "sleeps")) still waiting on the test clock (now \(clock.now)): until " + sleepers.map { "\($0.deadline)" }.joined(separator: ", ") + "; advance the clock, or cancel the side effects")
-        }
-        if !settled {
-            lines.append("• the store did not settle within \(timeout): \(busyDescription())")
-        }
-        let pending = sends.withLock { $0.filter { $0.promise.isPending } }
-        if !pending.isEmpty {
-            lines.append("• \(Self.counted(pending.count, "promise of a sent item", "promises of sent items")) not settled:")
-            lines += pending.map { "    \($0.typeName), sent at \($0.location.fileID):\($0.location.line)" }
-        }
-        let thrown = listenerErrors.withLock { $0 }
-        if !thrown.isEmpty {
-            lines.append("• \(Self.counted(thrown.count, "listener call", "listener calls")) threw:")
-            lines += thrown.map { "    \($0)" }
-        }
-        return lines
-    }
-
-    // MARK: - Checks
-
-    /// Compares `actual` with `before` changed by the closure (exhaustive), or with `actual`
-    /// changed by it (non-exhaustive: only the fields it sets can differ).
-    private func check(
-        before: S,
-        actual: S,
-        _ updateExpectedState: ((inout S) throws -> Void)?,
-        after what: String,
-        at location: TestSourceLocation
-    ) {
-        var expected = exhaustivity.isOn ? before : actual
-        do {
-            try updateExpectedState?(&expected)
-        } catch {
-            fail("The state assertion after \(what) threw: \(error)", at: location)
-            return
-        }
-        let equal = Self.areEqual(expected, actual)
-        if equal == true {
-            return
-        }
-        if let diff = StateDiff.diff(expected: expected, actual: actual) {
-            fail("State after \(what) differs from the expectation \(StateDiff.legend):\n\(diff)", at: location)
-        } else if equal == false {
-            fail("State after \(what) is not == to the expectation, though the two draw the same:\n\(StateDiff.render(actual))", at: location)
-        }
-    }
-
-    /// Whether two states are equal by the state's own `==`; nil when the state is not
-    /// `Equatable`, and the states are then compared by their drawings only.
-    private static func areEqual(_ lhs: S, _ rhs: S) -> Bool? {
-        guard let lhs = lhs as? any Equatable else { return nil }
-        return lhs.isEqual(to: rhs)
-    }
-
-    /// Before a send: received items not asserted fail the test (exhaustive), or are skipped.
-    private func dealWithUnasserted(before what: String, at location: TestSourceLocation) {
-        if exhaustivity.isOn {
-            let unasserted = log.withLock { $0.unassertedItems }
-            guard !unasserted.isEmpty else { return }
-            fail(
-                "Before \(what), receive must assert \(Self.counted(unasserted.count, "received item", "received items")): "
-                    + unasserted.map { "\($0.typeName) (#\($0.index))" }.joined(separator: ", "),
-                at: location
-            )
-            return
-        }
-        let skipped = log.withLock { $0.skipAllUnasserted() }
-        if exhaustivity.showsSkipped {
-            for item in skipped {
-                note("Skipped the received \(item.typeName) (#\(item.index)) before \(what).", at: location)
-            }
-        }
-    }
-
-    // MARK: - Settling
-
-    /// Waits until the store and the clock have nothing left to do right now: no item waiting or
-    /// being handled, no listener call pending, no synchronous side effect at work, and every task
-    /// on the clock's executor suspended or ended — seen twice in a row with nothing dispatched in
-    /// between. False when ``timeout`` (real time) passes first. The store is looked at after
-    /// every pause, the last one included, so a pause that overruns the deadline (a starved test
-    /// process) or a zero timeout does not report a settled store as unsettled.
-    private func settle() async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        var looks = 0
-        while true {
-            let first = store.workSnapshot
-            if first.isIdle, clock.isIdle, !log.withLock({ $0.hasItemInProgress }) {
-                await Task.yield()
-                if store.workSnapshot == first, clock.isIdle, !log.withLock({ $0.hasItemInProgress }) {
-                    return true
-                }
-            }
-            if ContinuousClock.now >= deadline {
-                return false
-            }
-            looks += 1
-            await Self.pause(afterLooks: looks)
-        }
-    }
-
-    /// What keeps the store busy, for messages.
-    private func busyDescription() -> String {
-        let snapshot = store.workSnapshot
-        var parts: [String] = []
-        if !snapshot.isIdle {
-            parts.append("items are waiting or being handled, or a synchronous side effect is running")
-        }
-        if snapshot.runningAsyncSideEffects > 0 {
-            parts.append("\(Self.counted(snapshot.runningAsyncSideEffects, "async side effect", "async side effects")) running or suspended")
-        }
-        if !clock.isIdle {
-            parts.append("tasks on the test clock's executor are running (one may be blocked, or awaiting something outside the store and the clock)")
-        }
-        return parts.isEmpty ? "nothing is running now" : parts.joined(separator: "; ")
-    }
-
-    /// "1 item", "2 items".
-    private static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
-        "\(count) \(count == 1 ? singular : plural)"
-    }
-
-    /// A short real-time pause between two looks at the store.
-    private static func pause() async {
-        try? await Task.sleep(for: .microseconds(200))
-    }
-
-    /// The pause between two looks while settling: the first looks only yield, as most items are
-    /// handled within microseconds; then a short sleep (see docs/PERFORMANCE.md, "TestStore").
-    private static func pause(afterLooks looks: Int) async {
-        if looks < quickLooks {
-            await Task.yield()
-        } else {
-            await pause()
-        }
-    }
-
-    /// How many looks at a busy store only yield before settling sleeps between looks.
-    private static var quickLooks: Int { 50 }
-
-    /// How a settled promise settled, for messages.
-    private static func outcome(of promise: Promise<any Sendable>) async -> String {
-        do {
-            _ = try await promise.value
-            return "its promise was fulfilled"
-        } catch {
-            return "its promise was rejected with \(error)"
-        }
-    }
-
-    // MARK: - Reporting
-
-    private func fail(_ message: String, at location: TestSourceLocation) {
-        reporter.report(TestFailure(message, location: location))
-    }
-
-    private func note(_ message: String, at location: TestSourceLocation) {
-        reporter.report(TestFailure(message, severity: .note, location: location))
-    }
-}
-
-extension Equatable {
-    /// Whether `self` equals `other`, when `other` is of the same type.
-    fileprivate func isEqual(to other: Any) -> Bool {
-        guard let other = other as? Self else { return false }
-        return self == other
     }
 }

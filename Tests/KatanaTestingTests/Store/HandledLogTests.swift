@@ -148,6 +148,27 @@ import Testing
         #expect(log.items.count == 3)
     }
 
+    @Test func nextUnassertedIsDone_onlyOnceTheOldestReceivedItemHasEnded() {
+        var log = HandledLog<Counting>()
+        #expect(!log.nextUnassertedIsDone)
+        log.expectSend(of: Add.self)
+        let sent = log.begin(Add(), stateBefore: zero)
+        log.end(sent, stateAfter: one, outcome: .handled)
+        // A sent item is not received: still nothing to receive.
+        #expect(!log.nextUnassertedIsDone)
+        let first = log.begin(Note(text: "a"), stateBefore: one)
+        let second = log.begin(Note(text: "b"), stateBefore: one)
+        log.end(second, stateAfter: one, outcome: .handled)
+        // The oldest is what a receive checks next, and it is still in progress.
+        #expect(!log.nextUnassertedIsDone)
+        log.end(first, stateAfter: one, outcome: .blocked)
+        #expect(log.nextUnassertedIsDone)
+        log.markNextAsserted()
+        #expect(log.nextUnassertedIsDone)
+        log.markNextAsserted()
+        #expect(!log.nextUnassertedIsDone)
+    }
+
     @Test func skipAllUnasserted_returnsThemInOrder_andLeavesNone() {
         var log = HandledLog<Counting>()
         log.expectSend(of: Add.self)

@@ -223,4 +223,21 @@ import Testing
             "Skipped the received KatanaTestingTests.Add (#2) with skipReceivedItems().",
         ])
     }
+
+    // MARK: Waiting on signals
+
+    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
+    func receive_waitsForAnItemASideEffectDispatchesAfterARealPause_andPasses() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        let gate = Gate()
+        // Settles at once: the side effect waits for the gate, which only the test opens.
+        await store.send(AddAfterGateAndPause(gate: gate, pause: .milliseconds(100)))
+        gate.open()
+        // The Add comes 100 ms later; the recording's poke wakes the receive.
+        await store.receive(Add.self) { $0.counter = 1 }
+        await store.finish()
+        #expect(store.state.counter == 1)
+        #expect(recorder.messages == [])
+    }
 }

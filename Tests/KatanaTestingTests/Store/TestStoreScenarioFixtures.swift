@@ -110,6 +110,42 @@ struct LaunchGateWait: SideEffect {
     }
 }
 
+/// An async side effect that adds 1 after a real-time pause (not on the test clock), telling the
+/// store about the pause as work outside it, so that a test store settling waits for the `Add`.
+struct AddAfterOutsideWork: AsyncSideEffect {
+    var pause: Duration = .milliseconds(50)
+    func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) async throws {
+        let work = context.beginOutsideWork()
+        try await Task.sleep(for: pause)
+        context.dispatch(Add())
+        work.end()
+    }
+}
+
+/// An async side effect that adds 1 after a real-time pause, holding the test clock with an
+/// activity meanwhile, so that a test store settling waits for the `Add`.
+struct AddWhileHoldingTheClock: AsyncSideEffect {
+    var pause: Duration = .milliseconds(50)
+    func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) async throws {
+        let holding = (context.dependencies.clock as? TestClock)?.beginActivity()
+        try await Task.sleep(for: pause)
+        context.dispatch(Add())
+        holding?.end()
+    }
+}
+
+/// An async side effect that waits for a gate, then for a real-time pause that nothing holds the
+/// store or the clock for, then adds 1: a test store settles before the `Add`, and receives it.
+struct AddAfterGateAndPause: AsyncSideEffect {
+    let gate: Gate
+    var pause: Duration = .milliseconds(100)
+    func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) async throws {
+        await gate.wait()
+        try await Task.sleep(for: pause)
+        context.dispatch(Add())
+    }
+}
+
 /// A debounced search: each one cancels the one in flight, waits 300 ms on the clock, then notes
 /// its query. Only the last of a quick burst notes anything.
 struct DebouncedSearch: AsyncSideEffect {

@@ -4,7 +4,8 @@ import Testing
 
 /// Settling is bounded by the store's `timeout`, but a store that has settled is never reported
 /// as unsettled: the test store looks at it at least once before it gives up, however small the
-/// timeout, and however late a starved test process wakes from its last pause.
+/// timeout, and however late a starved test process wakes from its last pause. Settling waits on
+/// signals: work that ends outside the store's view (outside work, a clock activity) wakes it.
 @Suite struct TestStoreSettlingTests {
     @Test func finish_ofAnIdleStore_withAZeroTimeout_reportsNothing() async {
         let recorder = TestFailureRecorder()
@@ -42,5 +43,31 @@ import Testing
                 + "• 1 side effect still running:\n    KatanaTestingTests.AwaitGate (#1)\n"
                 + "• the store did not settle within 0.02 seconds: 1 async side effect running or suspended; tasks on the test clock's executor are running (one may be blocked, or awaiting something outside the store and the clock)",
         ])
+    }
+
+    // MARK: Waiting on signals
+
+    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
+    func send_ofASideEffectWithOutsideWork_settlesOnceTheUpdaterItDispatchesIsHandled() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        // The updater comes after a real 50 ms sleep; the send's check sees it already applied.
+        await store.send(AddAfterOutsideWork(pause: .milliseconds(50))) { $0.counter = 1 }
+        #expect(store.state.counter == 1)
+        await store.receive(Add.self) { $0.counter = 1 }
+        await store.finish()
+        #expect(recorder.messages == [])
+    }
+
+    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
+    func send_ofASideEffectHoldingTheClock_settlesOnceTheUpdaterItDispatchesIsHandled() async {
+        let recorder = TestFailureRecorder()
+        let store = makeTestStore(recorder: recorder)
+        // The activity's end reaches the waiting send through the clock's observers.
+        await store.send(AddWhileHoldingTheClock(pause: .milliseconds(50))) { $0.counter = 1 }
+        #expect(store.state.counter == 1)
+        await store.receive(Add.self) { $0.counter = 1 }
+        await store.finish()
+        #expect(recorder.messages == [])
     }
 }
