@@ -174,4 +174,42 @@ private final class OverlapDetector: @unchecked Sendable {
         try await withTimeout { try await store.dispatch(Increment(amount: 2)).value }
         #expect(store.state.counter == 2)
     }
+
+    @Test func shutdown_settlesThePromisesOfChangesStillWaitingForABusyListener_beforeItReturns() async throws {
+        let store = makeStore()
+        let blocked = Latch()
+        let release = Latch()
+        let heard = Recorder<Change>()
+        store.addListener { old, new in
+            heard.append(Change(old.counter, new.counter))
+            if new.counter == 1 {
+                blocked.open()
+                // Outlasts the test's own waits before the shutdown (the test opens it when done):
+                // a listener that gave up early would deliver the queued changes itself.
+                release.wait(timeout: defaultTestTimeout * 3)
+            }
+        }
+        defer { release.open() }
+        let first = store.dispatch(Increment(amount: 1))
+        #expect(blocked.wait(timeout: defaultTestTimeout))
+        let queued = [store.dispatch(Increment(amount: 2)), store.dispatch(Increment(amount: 3))]
+        // Applied, and queued for the listener: the inbox goes idle only after the drainer has
+        // published its batch's changes. Polled on this thread, since a poll that sleeps as a task
+        // may wake late while the rest of the suite keeps the cooperative threads busy.
+        #expect(eventually { store.state.counter == 6 && store.engine.inbox.withLock(\.isIdle) })
+        #expect(queued.allSatisfy { $0.isPending })  // waiting for the listener, which is busy
+
+        await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .zero)
+
+        // Fulfilled, not rejected: their updates were applied; the listener will never hear them.
+        #expect(queued.allSatisfy { promise in
+            if case .success = promise.outcome { true } else { false }
+        })
+        // The change the listener is hearing keeps its promise until the listener returns.
+        #expect(first.isPending)
+        release.open()
+        try await withTimeout { try await first.value }
+        #expect(await eventuallyAsync { store.engine.delivery.isIdle })
+        #expect(heard.values == [Change(0, 1)])
+    }
 }
