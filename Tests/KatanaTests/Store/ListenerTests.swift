@@ -175,41 +175,33 @@ private final class OverlapDetector: @unchecked Sendable {
         #expect(store.state.counter == 2)
     }
 
-    @Test func shutdown_settlesThePromisesOfChangesStillWaitingForABusyListener_beforeItReturns() async throws {
-        let store = makeStore()
-        let blocked = Latch()
-        let release = Latch()
+    @Test func shutdown_settlesThePromisesOfChangesStillWaitingForTheListeners_beforeItReturns() async throws {
+        // The listeners' executor keeps the delivery block until the test runs it: the listeners
+        // are held busy without blocking a thread (a blocked dispatch thread would hold up other
+        // tests' stores, since Linux adds dispatch threads only slowly).
+        let listeners = HeldExecutor()
+        let store = makeStore(configuration: testConfiguration(listeners: listeners))
         let heard = Recorder<Change>()
-        store.addListener { old, new in
-            heard.append(Change(old.counter, new.counter))
-            if new.counter == 1 {
-                blocked.open()
-                // Outlasts the test's own waits before the shutdown (the test opens it when done):
-                // a listener that gave up early would deliver the queued changes itself.
-                release.wait(timeout: defaultTestTimeout * 3)
-            }
-        }
-        defer { release.open() }
-        let first = store.dispatch(Increment(amount: 1))
-        #expect(blocked.wait(timeout: defaultTestTimeout))
-        let queued = [store.dispatch(Increment(amount: 2)), store.dispatch(Increment(amount: 3))]
-        // Applied, and queued for the listener: the inbox goes idle only after the drainer has
-        // published its batch's changes. Polled on this thread, since a poll that sleeps as a task
-        // may wake late while the rest of the suite keeps the cooperative threads busy.
-        #expect(eventually { store.state.counter == 6 && store.engine.inbox.withLock(\.isIdle) })
-        #expect(queued.allSatisfy { $0.isPending })  // waiting for the listener, which is busy
+        store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
+        #expect(store.isReady)
+        // With the store's queue held while they are dispatched, one drain block applies all three
+        // and publishes their changes; the empty block queued after it runs once it has finished.
+        store.engine.updaterQueue.suspend()
+        let promises = (1...3).map { store.dispatch(Increment(amount: $0)) }
+        store.engine.updaterQueue.resume()
+        store.engine.updaterQueue.sync {}
+        #expect(store.state.counter == 6)
+        #expect(listeners.heldCount == 1)  // the delivery, not started
+        #expect(promises.allSatisfy { $0.isPending })  // waiting for the listener
 
         await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .zero)
 
         // Fulfilled, not rejected: their updates were applied; the listener will never hear them.
-        #expect(queued.allSatisfy { promise in
+        #expect(promises.allSatisfy { promise in
             if case .success = promise.outcome { true } else { false }
         })
-        // The change the listener is hearing keeps its promise until the listener returns.
-        #expect(first.isPending)
-        release.open()
-        try await withTimeout { try await first.value }
-        #expect(await eventuallyAsync { store.engine.delivery.isIdle })
-        #expect(heard.values == [Change(0, 1)])
+        listeners.runHeld()
+        #expect(heard.values.isEmpty)
+        #expect(store.engine.delivery.isIdle)
     }
 }
