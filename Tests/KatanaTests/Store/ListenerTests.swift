@@ -174,4 +174,34 @@ private final class OverlapDetector: @unchecked Sendable {
         try await withTimeout { try await store.dispatch(Increment(amount: 2)).value }
         #expect(store.state.counter == 2)
     }
+
+    @Test func shutdown_settlesThePromisesOfChangesStillWaitingForTheListeners_beforeItReturns() async throws {
+        // The listeners' executor keeps the delivery block until the test runs it: the listeners
+        // are held busy without blocking a thread (a blocked dispatch thread would hold up other
+        // tests' stores, since Linux adds dispatch threads only slowly).
+        let listeners = HeldExecutor()
+        let store = makeStore(configuration: testConfiguration(listeners: listeners))
+        let heard = Recorder<Change>()
+        store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
+        #expect(store.isReady)
+        // With the store's queue held while they are dispatched, one drain block applies all three
+        // and publishes their changes; the empty block queued after it runs once it has finished.
+        store.engine.updaterQueue.suspend()
+        let promises = (1...3).map { store.dispatch(Increment(amount: $0)) }
+        store.engine.updaterQueue.resume()
+        store.engine.updaterQueue.sync {}
+        #expect(store.state.counter == 6)
+        #expect(listeners.heldCount == 1)  // the delivery, not started
+        #expect(promises.allSatisfy { $0.isPending })  // waiting for the listener
+
+        await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .zero)
+
+        // Fulfilled, not rejected: their updates were applied; the listener will never hear them.
+        #expect(promises.allSatisfy { promise in
+            if case .success = promise.outcome { true } else { false }
+        })
+        listeners.runHeld()
+        #expect(heard.values.isEmpty)
+        #expect(store.engine.delivery.isIdle)
+    }
 }

@@ -26,7 +26,8 @@ import Dispatch
 ///   the `DrainRight`; one at a time, by construction.
 /// - `published` (its lock): the state cell, once start-up has made it.
 /// - the state cell (its lock): the state, changed in place by the drainer, copied by readers.
-/// - `delivery` (its lock): the listeners and the changes waiting for them.
+/// - `delivery` (its lock): the listeners, the changes waiting for them and the delivery's phase
+///   (a `DeliveryStateMachine`).
 /// - `sideEffectPool`, `shutdownProgress` (their locks): set at start-up; the shutdown's progress.
 ///
 /// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener

@@ -2,6 +2,11 @@
 /// time, on the listeners' executor, each change's promise settled once every listener has heard
 /// it (Katana's order: code in `then`, or after a `wait`, sees what the listeners did).
 ///
+/// The life-cycle (who listens, what waits, whether a delivery is under way, whether it stopped)
+/// is a ``DeliveryStateMachine`` behind one lock; this class takes the lock, passes each event to
+/// the machine, and carries out what the machine returns once it has let the lock go: no listener,
+/// promise callback, `onStop` or executor is ever called under the lock.
+///
 /// A thread about to block while it is the one the listeners' executor runs on (a listener waiting
 /// on its own store; a block on a serial listener queue; the main thread with main-queue
 /// listeners) keeps the delivery from running, so it announces it first (``listenersWillBlock()``,
@@ -9,11 +14,11 @@
 /// queued for the listeners, and those already queued settle at once. The listener calls follow in
 /// order once the thread is free; they are never nested inside a running listener.
 final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
-    // @unchecked: `registry` is only reached through its lock; everything else is a constant.
+    // @unchecked: `machine` is only reached through its lock; everything else is a constant.
 
     /// A listener; a class so that delivery can call it through a borrowed reference (see
     /// docs/PERFORMANCE.md, "Updaters: 100 listeners").
-    private final class Listener {
+    private final class Listener: DeliveryListener {
         let id: UInt64
         let call: @Sendable (S, S) -> Void
         /// Whether promises wait for this listener (false for `stateUpdates` sequences).
@@ -28,28 +33,9 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         }
     }
 
-    private struct Registry {
-        var listeners: [Listener] = []
-        var nextID: UInt64 = 0
-        /// Runs of changes waiting for delivery.
-        var pending: [ChangeRun<S>] = []
-        /// Runs the delivery has emptied, on their way back to the drainer.
-        var spare: [ChangeRun<S>] = []
-        var deliveryScheduled = false
-        /// Threads blocked while they are the listeners' executor.
-        var blockedWaiters = 0
-        /// Whether the store was released or shut down: listeners added now are never called.
-        var isStopped = false
-
-        var audience: Audience {
-            if listeners.contains(where: \.isWaitedFor) {
-                return .listeners
-            }
-            return listeners.isEmpty ? .nobody : .sequences
-        }
-    }
-
-    private let registry = Locked(Registry())
+    /// The delivery's life-cycle; the lock is taken before the inbox's (the audience goes to the
+    /// inbox under it), never after.
+    private let machine: Locked<DeliveryStateMachine<Listener, ChangeRun<S>>>
     private let executor: any Executor
     /// Poked when the delivery runs out of changes to deliver.
     private let activity: ActivitySignal
@@ -64,13 +50,14 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
 
     /// A delivery that calls listeners on `executor`, and pokes `activity` when it runs out of work.
     init(executor: any Executor, activity: ActivitySignal) {
+        self.machine = Locked(DeliveryStateMachine(retainedRuns: Self.retainedRuns))
         self.executor = executor
         self.activity = activity
     }
 
     // MARK: - Listeners
 
-    /// Adds a listener; `audienceChanged` learns the new audience under the registry's lock (so
+    /// Adds a listener; `audienceChanged` learns the new audience under the delivery's lock (so
     /// that concurrent changes reach it in order). Returns the listener's id, for `remove`.
     func add(
         _ call: @escaping @Sendable (S, S) -> Void,
@@ -78,47 +65,52 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         onStop: (@Sendable () -> Void)?,
         audienceChanged: (Audience) -> Void
     ) -> UInt64 {
-        let added: (id: UInt64, stopsNow: Bool) = registry.withLock { registry in
-            registry.nextID += 1
-            guard !registry.isStopped else { return (registry.nextID, true) }
-            registry.listeners.append(Listener(id: registry.nextID, call: call, isWaitedFor: isWaitedFor, onStop: onStop))
-            audienceChanged(registry.audience)
-            return (registry.nextID, false)
+        let added = machine.withLock { machine in
+            let added = machine.add { id in Listener(id: id, call: call, isWaitedFor: isWaitedFor, onStop: onStop) }
+            if case .listening(let audience) = added.action {
+                audienceChanged(audience)
+            }
+            return added
         }
-        if added.stopsNow {
-            // Nothing will ever be delivered: a sequence ends at once.
-            onStop?()
+        if case .finishAtOnce(let listener) = added.action {
+            listener.onStop?()
         }
         return added.id
     }
 
     /// Removes the listener with this id (if it is still there).
     func remove(_ id: UInt64, audienceChanged: (Audience) -> Void) {
-        registry.withLock { registry in
-            registry.listeners.removeAll { $0.id == id }
-            audienceChanged(registry.audience)
+        // The listener removed comes back out of the lock and is let go here, after it.
+        _ = machine.withLock { machine in
+            let removal = machine.remove(id)
+            audienceChanged(removal.audience)
+            return removal.removed
         }
     }
 
     /// Drops every listener (the store was released, or shut down) and ends the `stateUpdates`
     /// sequences; listeners added later are never called, and sequences started later end at once.
-    /// Changes already queued still settle their promises.
+    /// The changes still waiting for the listeners are never delivered: their promises are
+    /// fulfilled before this returns (the updates were applied), so none is fulfilled after a
+    /// shutdown. The runs a delivery has already taken (a listener may be running with them) are
+    /// the exception: their promises settle as that delivery goes on, and it delivers nothing after.
     func stop(audienceChanged: (Audience) -> Void) {
-        let finishers = registry.withLock { registry in
-            let finishers = registry.listeners.compactMap(\.onStop)
-            registry.isStopped = true
-            registry.listeners = []
-            audienceChanged(registry.audience)
-            return finishers
+        let stop = machine.withLock { machine in
+            let stop = machine.stop()
+            audienceChanged(stop.audience)
+            return stop
         }
-        for finish in finishers {
-            finish()
+        // Sequences end first, so that code after a promise finds them ended.
+        for listener in stop.stopped {
+            listener.onStop?()
         }
+        Self.settle(stop.settleNow)
+        // `stop.discarded`, the runs no listener will hear, is let go here, outside the lock.
     }
 
     /// Whether no change is waiting for the listeners and no delivery is running.
     var isIdle: Bool {
-        registry.withLock { $0.pending.isEmpty && !$0.deliveryScheduled }
+        machine.withLock(\.isIdle)
     }
 
     // MARK: - Delivery
@@ -126,63 +118,42 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     /// Queues the drainer's runs of changes for the listeners, and hands back emptied runs for reuse.
     func publish(_ runs: [ChangeRun<S>]) -> [ChangeRun<S>] {
         var runs = runs
-        var spare: [ChangeRun<S>] = []
-        var settleNow: [PromiseHandle] = []
-        let schedules: Bool = registry.withLock { registry in
-            if registry.blockedWaiters > 0 {
-                for index in runs.indices {
-                    settleNow.append(contentsOf: runs[index].takePromises())
-                }
-            }
-            registry.pending.append(contentsOf: runs)
-            swap(&spare, &registry.spare)
-            guard !registry.deliveryScheduled else { return false }
-            registry.deliveryScheduled = true
-            return true
-        }
+        let action = machine.withLock { $0.publish(&runs) }
+        // Dropped outside the lock: once stopped, these were the last references to the runs.
         runs.removeAll()
-        Self.settle(settleNow)
-        if schedules {
+        Self.settle(action.settleNow)
+        if action.schedulesDelivery {
             executor.executeAsync { self.deliver() }
         }
-        return spare
+        return action.spare
     }
 
     /// Calls every listener with every queued change, in order, then settles the change's promise;
-    /// one delivery runs at a time, so listeners are never called concurrently, even on a
-    /// concurrent executor.
+    /// the machine lets one delivery run at a time, so listeners are never called concurrently,
+    /// even on a concurrent executor.
     private func deliver() {
         let progress = DeliveryProgress(owner: self)
         let previous = DeliveryProgress.enter(progress)
         defer { DeliveryProgress.leave(restoring: previous) }
         var runs: [ChangeRun<S>] = []
         while true {
-            let listeners: [Listener]? = registry.withLock { registry in
-                guard !registry.pending.isEmpty else {
-                    registry.deliveryScheduled = false
-                    return nil
-                }
-                swap(&runs, &registry.pending)
-                return registry.listeners
-            }
-            guard let listeners else {
+            switch machine.withLock({ $0.nextRuns(swappingWith: &runs) }) {
+            case .finish:
                 activity.pokeIfWatched()
                 return
-            }
-            // Each call goes through a borrowed reference to its listener, kept alive by
-            // `listeners` (docs/PERFORMANCE.md, "Updaters: 100 listeners").
-            let borrowed = listeners.map { Unsafe.unretained($0) }
-            withExtendedLifetime(listeners) {
-                for index in runs.indices {
-                    deliver(runs[index], to: borrowed, progress: progress)
-                    runs[index].empty()
+            case .deliver(let listeners):
+                // Each call goes through a borrowed reference to its listener, kept alive by
+                // `listeners` (docs/PERFORMANCE.md, "Updaters: 100 listeners").
+                let borrowed = listeners.map { Unsafe.unretained($0) }
+                withExtendedLifetime(listeners) {
+                    for index in runs.indices {
+                        deliver(runs[index], to: borrowed, progress: progress)
+                        runs[index].empty()
+                    }
                 }
+                machine.withLock { $0.recycle(runs) }
+                runs.removeAll(keepingCapacity: true)
             }
-            registry.withLock { registry in
-                let room = max(0, Self.retainedRuns - registry.spare.count)
-                registry.spare.append(contentsOf: runs.prefix(room))
-            }
-            runs.removeAll(keepingCapacity: true)
         }
     }
 
@@ -208,20 +179,12 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     /// A thread the delivery needs is about to block: settle every queued promise now, and settle
     /// later ones as soon as their change is queued, until ``listenersDidUnblock()``.
     func listenersWillBlock() {
-        let settleNow: [PromiseHandle] = registry.withLock { registry in
-            registry.blockedWaiters += 1
-            var taken: [PromiseHandle] = []
-            for index in registry.pending.indices {
-                taken.append(contentsOf: registry.pending[index].takePromises())
-            }
-            return taken
-        }
-        Self.settle(settleNow)
+        Self.settle(machine.withLock { $0.listenersWillBlock() })
     }
 
     /// The blocked thread woke: promises wait for the listeners again (once no other is blocked).
     func listenersDidUnblock() {
-        registry.withLock { $0.blockedWaiters -= 1 }
+        machine.withLock { $0.listenersDidUnblock() }
     }
 
     private static func settle(_ promises: [PromiseHandle]) {
