@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+@testable import Katana
+
+/// A small pool for one test; its threads exit soon after the test, once idle.
+private func makePool(maximumThreads: Int, idleTimeout: Duration = .milliseconds(200)) -> WorkerThreads {
+    WorkerThreads(maximumThreads: maximumThreads, idleTimeout: idleTimeout, name: "Katana.test")
+}
+
+/// Runs `count` works that each block until `release` opens (or the test timeout passes),
+/// announcing it when `announced`; `started` and `finished` count them.
+private func runBlocking(
+    _ count: Int,
+    on pool: WorkerThreads,
+    announced: Bool,
+    until release: Latch,
+    started: Counter,
+    finished: Counter
+) {
+    for _ in 0..<count {
+        pool.run {
+            let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
+            started.increment()
+            release.wait(timeout: defaultTestTimeout)
+            token?.threadDidUnblock()
+            finished.increment()
+        }
+    }
+}
+
+/// The worker-thread pool with real threads: blocked threads never hold up other work, work past
+/// the cap waits in order and is never lost, threads are reused and exit when idle.
+///
+/// Blocked works wait on latches the test opens at the end, with the test timeout; the test itself
+/// waits by polling with `Task.sleep`, never blocking one of Swift concurrency's threads.
+@Suite struct WorkerThreadsTests {
+    @Test func shortWorks_completeWhile64WorksAreBlockedUnannounced_belowTheCap() async throws {
+        let pool = makePool(maximumThreads: 72)
+        let release = Latch()
+        defer { release.open() }
+        let started = Counter()
+        let finished = Counter()
+        runBlocking(64, on: pool, announced: false, until: release, started: started, finished: finished)
+        try #require(await eventuallyAsync { started.value == 64 })
+
+        let done = Counter()
+        for _ in 0..<10_000 {
+            pool.run { done.increment() }
+        }
+        #expect(await eventuallyAsync { done.value == 10_000 })
+        #expect(finished.value == 0, "the blocked works were still blocked")
+        let statistics = pool.statistics
+        #expect(statistics.threads <= 72, "\(statistics)")
+        #expect(statistics.blocked == 0, "\(statistics)")
+
+        release.open()
+        #expect(await eventuallyAsync { finished.value == 64 })
+    }
+
+    @Test func shortWorks_completeWhile64WorksAreBlockedInAnnouncedWaits_onAPoolOf4() async throws {
+        let pool = makePool(maximumThreads: 4)
+        let release = Latch()
+        defer { release.open() }
+        let started = Counter()
+        let finished = Counter()
+        runBlocking(64, on: pool, announced: true, until: release, started: started, finished: finished)
+        try #require(await eventuallyAsync { started.value == 64 && pool.statistics.blocked == 64 })
+
+        let done = Counter()
+        for _ in 0..<10_000 {
+            pool.run { done.increment() }
+        }
+        #expect(await eventuallyAsync { done.value == 10_000 })
+        #expect(finished.value == 0, "the blocked works were still blocked")
+        let statistics = pool.statistics
+        #expect(statistics.threads <= 64 + 4, "\(statistics)")
+
+        release.open()
+        #expect(await eventuallyAsync { finished.value == 64 && pool.statistics.blocked == 0 })
+    }
+
+    @Test func workPastTheCap_isQueued_andRunsOnceABlockedWorkReturns() async throws {
+        // No thread exits during the test, so the count below shows that no thread was added.
+        let pool = makePool(maximumThreads: 2, idleTimeout: defaultTestTimeout)
+        let first = Latch()
+        let second = Latch()
+        defer {
+            first.open()
+            second.open()
+        }
+        let started = Counter()
+        let finished = Counter()
+        runBlocking(1, on: pool, announced: false, until: first, started: started, finished: finished)
+        runBlocking(1, on: pool, announced: false, until: second, started: started, finished: finished)
+        try #require(await eventuallyAsync { started.value == 2 })
+
+        let ran = Counter()
+        pool.run { ran.increment() }
+        #expect(pool.statistics == WorkerThreads.Statistics(threads: 2, idle: 0, busy: 2, blocked: 0, queued: 1))
+        #expect(ran.value == 0)
+
+        first.open()
+        #expect(await eventuallyAsync { ran.value == 1 })
+        #expect(pool.statistics.threads == 2, "the freed thread ran it")
+        second.open()
+        #expect(await eventuallyAsync { finished.value == 2 })
+    }
+
+    @Test func workPastTheCap_runsInSubmissionOrder() async throws {
+        let pool = makePool(maximumThreads: 1)
+        let release = Latch()
+        defer { release.open() }
+        let started = Counter()
+        let finished = Counter()
+        runBlocking(1, on: pool, announced: false, until: release, started: started, finished: finished)
+        try #require(await eventuallyAsync { started.value == 1 })
+
+        let order = Recorder<Int>()
+        for number in 1...100 {
+            pool.run { order.append(number) }
+        }
+        #expect(pool.statistics.queued == 100)
+        release.open()
+        #expect(await eventuallyAsync { order.values.count == 100 })
+        #expect(order.values == Array(1...100))
+    }
+
+    @Test func worksSubmittedOneAfterAnother_reuseOneThread() async throws {
+        // Long idle timeout: no thread exits during the test, so one thread alive at the end means
+        // one thread ran every work.
+        let pool = makePool(maximumThreads: 8, idleTimeout: defaultTestTimeout)
+        for _ in 0..<1_000 {
+            try await withTimeout {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    pool.run { continuation.resume() }
+                }
+            }
+            // The work is done; its thread goes back to idle just after. Work submitted before
+            // that moment rightly gets a second thread, so wait for it: this test is about reuse.
+            #expect(await eventuallyAsync { pool.statistics.busy == 0 })
+        }
+        let statistics = pool.statistics
+        #expect(statistics.threads == 1, "\(statistics)")
+        #expect(statistics.idle == 1, "\(statistics)")
+    }
+
+    @Test func idleThreads_exitAfterTheIdleTimeout() async throws {
+        let pool = makePool(maximumThreads: 4, idleTimeout: .milliseconds(50))
+        let release = Latch()
+        defer { release.open() }
+        let started = Counter()
+        let finished = Counter()
+        runBlocking(4, on: pool, announced: false, until: release, started: started, finished: finished)
+        try #require(await eventuallyAsync { started.value == 4 })
+        #expect(pool.statistics.threads == 4)
+        release.open()
+        #expect(await eventuallyAsync { finished.value == 4 })
+        #expect(await eventuallyAsync { pool.statistics.threads == 0 }, "\(pool.statistics)")
+        #expect(pool.statistics == WorkerThreads.Statistics(threads: 0, idle: 0, busy: 0, blocked: 0, queued: 0))
+
+        // An emptied pool starts a thread again.
+        let ran = Counter()
+        pool.run { ran.increment() }
+        #expect(await eventuallyAsync { ran.value == 1 })
+    }
+
+    @Test func theSharedPool_hasTheDocumentedCapAndIdleTimeout() {
+        let shared = WorkerThreads.shared
+        #expect(shared === WorkerThreads.shared)
+        #expect(shared.maximumThreads == 256)
+        #expect(shared.idleTimeout == .seconds(2))
+        #expect(shared.name == "Katana.worker")
+    }
+
+    @Test func blockingAnnouncements_areNoOpsOffThePool_andKnowThePoolOnIt() async {
+        #expect(WorkerThreads.currentThreadWillBlock() == nil)
+        #expect(WorkerThreads.current == nil)
+        let pool = makePool(maximumThreads: 2)
+        let seen = Recorder<Bool>()
+        pool.run {
+            seen.append(WorkerThreads.current === pool)
+            let token = WorkerThreads.currentThreadWillBlock()
+            seen.append(token != nil && pool.statistics.blocked == 1)
+            token?.threadDidUnblock()
+            seen.append(pool.statistics.blocked == 0)
+        }
+        #expect(await eventuallyAsync { seen.values.count == 3 })
+        #expect(seen.values == [true, true, true])
+    }
+
+    @Test func poolThreads_carryThePoolsName_cutToWhatLinuxKeeps() async {
+        let pool = makePool(maximumThreads: 1)
+        let names = Recorder<String>()
+        pool.run { names.append(currentThreadName()) }
+        #expect(await eventuallyAsync { names.values.count == 1 })
+        #expect(names.values == ["Katana.test"])
+
+        let long = WorkerThreads(maximumThreads: 1, idleTimeout: .milliseconds(50), name: "Katana.a-very-long-name")
+        #expect(long.name == "Katana.a-very-l")
+        long.run { names.append(currentThreadName()) }
+        #expect(await eventuallyAsync { names.values.count == 2 })
+        #expect(names.values.last == "Katana.a-very-l")
+    }
+}
+
+/// The calling thread's name as the system keeps it (what a thread dump shows).
+private func currentThreadName() -> String {
+    #if os(Linux)
+    // Glibc's module does not export pthread_getname_np; the kernel shows the name here.
+    let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+    return name.trimmingCharacters(in: .newlines)
+    #else
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #endif
+}
