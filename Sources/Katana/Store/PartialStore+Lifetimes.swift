@@ -18,7 +18,7 @@ extension PartialStore {
     /// waiting for a worker, those running, and async ones until their body returns (cancelled
     /// ones included). For health checks, and for tests that must know the store has gone quiet.
     public var activeSideEffectCount: Int {
-        engine.sideEffectPool.withLock { $0 }?.activeCount ?? 0
+        engine.sideEffects.withLock { $0 }?.count ?? 0
     }
 
     /// What the store is doing now: whether it is idle (nothing waiting, being handled or waiting

@@ -55,7 +55,8 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
             listenerExecutor: configuration.listenersAsyncProvider,
             tracer: configuration.signpostLogger,
             releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
-            asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter
+            asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
+            workerThreads: configuration.workerThreads
         )
         let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
             guard let engine else {

@@ -19,6 +19,9 @@ extension Store {
         /// side effect has suspended). Default: nil, and the store starts the task itself, running it
         /// on the side-effect worker until it first suspends.
         public let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
+        /// The threads side effects run on: the process-wide ones, or (in the package's own tests)
+        /// a pool with a small cap.
+        var workerThreads = WorkerThreads.shared
 
         /// Creates a configuration; every parameter has a default that works without a run loop.
         public init(

@@ -17,6 +17,9 @@ struct HandledLog<S: State> {
     private var unasserted: [Int] = []
     /// Async side effects whose task has started and whose body has not ended.
     private var runningSideEffects: Set<Int> = []
+    /// The state as each async side effect's task started, until its item's record ends: its
+    /// state after.
+    private var statesAtTaskStart: [Int: S] = [:]
     /// Items begun and not ended.
     private var inProgressCount = 0
     /// Items in progress that got past the app's interceptors.
@@ -58,14 +61,18 @@ struct HandledLog<S: State> {
             inProgressCount -= 1
         }
         arrivedItems.remove(index)
-        items[index].stateAfter = stateAfter
+        items[index].stateAfter = statesAtTaskStart.removeValue(forKey: index) ?? stateAfter
         items[index].outcome = outcome
     }
 
-    /// The task of the async side effect at `index` started, or its body ended.
-    mutating func sideEffectTask(_ index: Int, isRunning: Bool) {
+    /// The task of the async side effect at `index` started (with the state at that moment, which
+    /// becomes the item's state after), or its body ended.
+    mutating func sideEffectTask(_ index: Int, isRunning: Bool, stateAtStart: S?) {
         if isRunning {
             runningSideEffects.insert(index)
+            if let stateAtStart, items.indices.contains(index), case .inProgress = items[index].outcome {
+                statesAtTaskStart[index] = stateAtStart
+            }
         } else {
             runningSideEffects.remove(index)
         }

@@ -18,7 +18,7 @@ extension TestStore {
                     let index = log.withLock { $0.begin(item, stateBefore: before) }
                     activity.poke()
                     do {
-                        try RecordingThread.withCurrentItem(index) {
+                        try RecordingThread.withCurrentItem(index, readingState: { context.getAnyState() }) {
                             try next(item)
                         }
                     } catch {
@@ -56,13 +56,16 @@ extension TestStore {
             // The store starts the task inside the recording interceptor's `next`, on its thread.
             let index = RecordingThread.currentItem
             if let index {
-                log.withLock { $0.sideEffectTask(index, isRunning: true) }
+                // The item's state after is the state as its task starts: what the task dispatches
+                // from now on is received on its own, and may be handled before `next` returns.
+                let stateAtStart = RecordingThread.currentState() as? S
+                log.withLock { $0.sideEffectTask(index, isRunning: true, stateAtStart: stateAtStart) }
                 activity.poke()
             }
             let body: @Sendable () async -> Void = {
                 await operation()
                 if let index {
-                    log.withLock { $0.sideEffectTask(index, isRunning: false) }
+                    log.withLock { $0.sideEffectTask(index, isRunning: false, stateAtStart: nil) }
                     activity.poke()
                 }
             }
@@ -80,20 +83,41 @@ extension TestStore {
 }
 
 /// The item the recording interceptor is passing on, on this thread: how the task starter, called
-/// by the store inside that `next`, knows which item's task it starts.
+/// by the store inside that `next`, knows which item's task it starts, and reads the state then.
 enum RecordingThread {
     private static let key = "KatanaTesting.RecordingThread.currentItem"
 
-    /// The index of the item being passed on by this thread, if any.
-    static var currentItem: Int? {
-        (Thread.current.threadDictionary[key] as? NSNumber)?.intValue
+    /// What the recording interceptor leaves for the task starter.
+    private final class CurrentItem: NSObject {
+        let index: Int
+        let readState: () -> Any?
+
+        init(index: Int, readState: @escaping () -> Any?) {
+            self.index = index
+            self.readState = readState
+        }
     }
 
-    /// Runs `body` with `index` as this thread's current item (the previous one is restored).
-    static func withCurrentItem<Result>(_ index: Int, _ body: () throws -> Result) rethrows -> Result {
+    private static var current: CurrentItem? {
+        Thread.current.threadDictionary[key] as? CurrentItem
+    }
+
+    /// The index of the item being passed on by this thread, if any.
+    static var currentItem: Int? {
+        current?.index
+    }
+
+    /// The store's state now, read through the context of the item being passed on by this thread.
+    static func currentState() -> Any? {
+        current?.readState()
+    }
+
+    /// Runs `body` with `index` as this thread's current item (the previous one is restored);
+    /// `readingState` reads the store's state while it is current.
+    static func withCurrentItem<Result>(_ index: Int, readingState: @escaping () -> Any?, _ body: () throws -> Result) rethrows -> Result {
         let dictionary = Thread.current.threadDictionary
         let previous = dictionary[key]
-        dictionary[key] = NSNumber(value: index)
+        dictionary[key] = CurrentItem(index: index, readState: readingState)
         defer { dictionary[key] = previous }
         return try body()
     }

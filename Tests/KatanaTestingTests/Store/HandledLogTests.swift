@@ -189,12 +189,12 @@ import Testing
         var log = HandledLog<Counting>()
         let index = log.begin(LoadAmount(), stateBefore: zero)
         #expect(log.runningSideEffectItems.isEmpty)
-        log.sideEffectTask(index, isRunning: true)
+        log.sideEffectTask(index, isRunning: true, stateAtStart: nil)
         #expect(indices(log.runningSideEffectItems) == [index])
-        log.sideEffectTask(index, isRunning: false)
+        log.sideEffectTask(index, isRunning: false, stateAtStart: nil)
         #expect(log.runningSideEffectItems.isEmpty)
         // Ending one that is not running changes nothing.
-        log.sideEffectTask(index, isRunning: false)
+        log.sideEffectTask(index, isRunning: false, stateAtStart: nil)
         #expect(log.runningSideEffectItems.isEmpty)
     }
 
@@ -202,9 +202,27 @@ import Testing
         var log = HandledLog<Counting>()
         let indices = (0..<4).map { _ in log.begin(LoadAmount(), stateBefore: zero) }
         for index in [indices[3], indices[0], indices[2]] {
-            log.sideEffectTask(index, isRunning: true)
+            log.sideEffectTask(index, isRunning: true, stateAtStart: nil)
         }
         #expect(self.indices(log.runningSideEffectItems) == [0, 2, 3])
         #expect(log.runningSideEffectItems.allSatisfy { $0.isSideEffect })
+    }
+
+    @Test func anAsyncSideEffectsStateAfter_isTheStateAsItsTaskStarted_notWhatItsDispatchesDidSince() {
+        var log = HandledLog<Counting>()
+        let index = log.begin(LoadAmount(), stateBefore: zero)
+        var atStart = zero
+        atStart.counter = 1
+        log.sideEffectTask(index, isRunning: true, stateAtStart: atStart)
+        var later = zero
+        later.counter = 42
+        // The recorder reads the state once `next` has returned: by then the task may have
+        // dispatched, and the store applied, more.
+        log.end(index, stateAfter: later, outcome: .handled)
+        #expect(log.items[index].stateAfter == atStart)
+        // A side effect without a task keeps the state read at its end.
+        let other = log.begin(LoadAmount(), stateBefore: zero)
+        log.end(other, stateAfter: later, outcome: .handled)
+        #expect(log.items[other].stateAfter == later)
     }
 }

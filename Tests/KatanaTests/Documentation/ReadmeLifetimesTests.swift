@@ -97,7 +97,7 @@ enum ReadmeLifetimes {
         store.dependencies.closeBackend()
         let slow = store.dispatch(Search(query: "x"))
         // Running: its task has begun (and sleeps in the backend call).
-        #expect(await eventuallyAsync { store.engine.sideEffectPool.withLock { $0 }?.runningAsyncCount == 1 })
+        #expect(await eventuallyAsync { store.engine.sideEffects.withLock { $0 }?.registry.withLock { $0.taskCount } == 1 })
         #expect(store.cancelSideEffects(id: "search") == 1)
         #expect(rejection(of: slow)?.katana == .cancelled(item: "KatanaTests.ReadmeLifetimes.Search"))
     }

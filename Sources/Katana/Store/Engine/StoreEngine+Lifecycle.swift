@@ -39,20 +39,20 @@ extension StoreEngine {
             self.enqueue(envelope)
         }
         let chain = interceptors.isEmpty ? nil : InterceptorChain(interceptors, context: context, late: handOff)
-        let pool = SideEffectPool(
-            context: context,
+        let runner = SideEffectRunner(
             tracer: tracer,
             chain: chain,
-            classify: { item in ItemKind.classify(item, storeState: S.self) },
+            classify: { item in ItemKind.classify(item, storeState: S.self, context: context) },
             handOff: handOff,
             taskStarter: asyncSideEffectTaskStarter,
-            activity: activity
+            activity: activity,
+            threads: workerThreads
         )
-        sideEffectPool.withLock { $0 = pool }
+        sideEffects.withLock { $0 = runner }
         // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.
         let engine = Unsafe.unretained(self)
         return Drainer(
-            cell: cell, context: context, sideEffects: pool, chain: chain,
+            cell: cell, context: context, sideEffects: runner, shutdown: shutdownSignal, chain: chain,
             releasesMemoryAfterBursts: releasesMemoryAfterBursts
         ) { envelope, drainer in
             Unsafe.borrow(engine) { $0.handle(envelope, with: drainer) }

@@ -11,8 +11,8 @@ import Dispatch
 ///         for each item, as what it is:
 ///             state updater             its interceptors, here            (InterceptorChain)
 ///                                       then applied in place             (UpdaterApplier)
-///             side effect               to the side-effect pool, which runs its interceptors
-///                                       and its body on a worker          (SideEffectPool)
+///             side effect               into the side-effect registry, which runs its
+///                                       interceptors and body on a worker (SideEffectRunner)
 ///         publish the batch's changes   listeners, then promises          (ListenerDelivery)
 ///
 /// Who drains: a block on the store's serial queue; or a thread about to block on a dispatch
@@ -28,7 +28,8 @@ import Dispatch
 /// - the state cell (its lock): the state, changed in place by the drainer, copied by readers.
 /// - `delivery` (its lock): the listeners, the changes waiting for them and the delivery's phase
 ///   (a `DeliveryStateMachine`).
-/// - `sideEffectPool`, `shutdownProgress` (their locks): set at start-up; the shutdown's progress.
+/// - `sideEffects`, `shutdownProgress` (their locks): set at start-up; the shutdown's progress.
+/// - `shutdownSignal` (atomic): changed by the shutdown only, read by the drainer per item.
 ///
 /// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener
 /// added or removed updates the audience). No other lock of the store, of a promise or of the
@@ -44,8 +45,10 @@ import Dispatch
     let delivery: ListenerDelivery<S>
     /// The state cell once the state initializer has run; nil before.
     let published = Locked<StateCell<S>?>(nil)
-    /// The side-effect pool once start-up has made it; nil before.
-    let sideEffectPool = Locked<SideEffectPool?>(nil)
+    /// The side-effect runner once start-up has made it; nil before.
+    let sideEffects = Locked<SideEffectRunner?>(nil)
+    /// How far a shutdown has gone, for the drainer.
+    let shutdownSignal = ShutdownSignal()
     /// Where the store is in its shutdown (see ``ShutdownProgress``).
     let shutdownProgress = Locked(ShutdownProgress<CheckedContinuation<ShutdownReport, Never>>())
     let tracer: SignpostLogger?
@@ -55,19 +58,21 @@ import Dispatch
     let releasesMemoryAfterBursts: Bool
     /// Starts async side effects' tasks, when the configuration gives one.
     let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
+    /// The threads side effects run on.
+    let workerThreads: WorkerThreads
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
 
-    /// How many waiting items a thread blocked on a promise looks through for that promise's item.
-    private static var helpingSearchLimit: Int { 64 }
 
     init(
         label: String,
         listenerExecutor: any Executor,
         tracer: SignpostLogger?,
         releasesMemoryAfterBursts: Bool,
-        asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil
+        asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil,
+        workerThreads: WorkerThreads = .shared
     ) {
+        self.workerThreads = workerThreads
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer
@@ -86,17 +91,6 @@ import Dispatch
 
     // MARK: - Enqueue
 
-    /// Adds an item to the inbox (a retried dispatch comes this way).
-    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        enqueue(item, settling: promise, skipsInterceptors: false)
-    }
-
-    /// Adds an item that the store's own work dispatches (a side effect through its context, an
-    /// interceptor, the dependencies): a shutdown that lets work finish still takes it.
-    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true)
-    }
-
     /// Adds an item to the inbox and wakes the store's queue if it was idle. With
     /// `startingWhenIdle` (side effects), an idle store's item is handled on the calling thread
     /// instead: everything dispatched before it has been handled, so the order holds.
@@ -109,7 +103,7 @@ import Dispatch
     ) {
         let action = inbox.withLock { inbox in
             inbox.enqueue(
-                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors),
+                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount),
                 handlingHereWhenIdle: startingWhenIdle,
                 fromStoreWork: fromStoreWork
             )
@@ -131,12 +125,6 @@ import Dispatch
             publish(drainer)
             finish(start.right)
         }
-    }
-
-    /// Adds an envelope that has been on its way through the store already (see
-    /// ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:fromStoreWork:)``).
-    func enqueue(_ envelope: Envelope) {
-        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors, fromStoreWork: true)
     }
 
     // MARK: - Drain
@@ -164,42 +152,27 @@ import Dispatch
         }
     }
 
-    /// Called by a thread about to block on the promise identified by `promise`: when a drain block
-    /// is queued but has not started, and that promise's item is near the front of the inbox,
-    /// handles the items up to and including it on this thread. Later items are left to the block.
-    func helpDrain(until promise: ObjectIdentifier) {
-        let handover = inbox.withLock { inbox in
-            inbox.help(searchLimit: Self.helpingSearchLimit) { envelope in
-                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
-            }
-        }
-        guard let handover else { return }
-        let previous = StoreQueueMarker.mark(self)
-        defer { StoreQueueMarker.restore(previous) }
-        handle(handover.items, for: handover.audience, with: handover.right)
-        finish(handover.relinquish(keepingAtMost: Drainer<S>.retainedBatchCapacity))
-    }
-
     /// Gives the drainer back; schedules a drain block for what is left, or lets the drainer go
     /// when the store was released meanwhile.
-    private func finish(_ right: consuming Inbox.DrainRight) {
+    func finish(_ right: consuming Inbox.DrainRight) {
         finish(right.relinquish())
     }
 
-    private func finish(_ relinquished: Inbox.Relinquished) {
+    func finish(_ relinquished: Inbox.Relinquished) {
         switch inbox.withLock({ $0.finish(relinquished) }) {
         case .none, .release:
             // A released drainer goes with the last reference, here.
-            activity.pokeIfWatched()
+            break
         case .scheduleDrain:
             updaterQueue.async { self.drainOnQueue() }
         }
+        activity.pokeIfWatched()
     }
 
     // MARK: - Handle
 
     /// Handles one batch, item by item, then publishes its state changes.
-    private func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight) {
+    func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight) {
         let drainer = Self.drainer(right)
         drainer.audience = audience
         drainer.withPassInstalled {
@@ -211,16 +184,21 @@ import Dispatch
         publish(drainer)
     }
 
-    /// Sends one item on its way: a side effect to the pool, which runs its interceptors there;
-    /// anything else through the interceptors here, then to ``handle(_:with:)``.
+    /// Sends one item on its way: a side effect into the side-effect registry, which runs its
+    /// interceptors where it runs; anything else through the interceptors here, then to
+    /// ``handle(_:with:)``. Once a shutdown cancels what is left, the item is rejected instead.
     private func process(_ envelope: Envelope, for audience: Audience, with drainer: Drainer<S>) {
+        if drainer.shutdown.phase == .cancelling {
+            drainer.shutdownCounts.cancelled += 1
+            envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
+            return
+        }
         let kind = drainer.kind(of: envelope.item)
-        let sequence = drainer.nextSequence()
         switch kind {
         case .sideEffect(let runner):
-            drainer.sideEffects.submit(.run(envelope, runner))
+            drainer.sideEffects.submit(envelope, running: runner)
         case .asyncSideEffect(let runner):
-            drainer.sideEffects.submit(.start(envelope, runner, sequence: sequence))
+            drainer.sideEffects.submit(envelope, starting: runner)
         case .updater, .unsupported, .ambiguous:
             guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
                 if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
@@ -232,6 +210,7 @@ import Dispatch
             case .passedOn:
                 break
             case .blocked:
+                countForShutdown(drainer)
                 // A blocked updater leaves the state as it was, which is what its promise promised.
                 if case .updater = kind {
                     envelope.promise?.settleDone(replacing: envelope.item)
@@ -239,8 +218,19 @@ import Dispatch
                     envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
                 }
             case .rejected(let error):
+                countForShutdown(drainer)
                 envelope.reject(error)
             }
+        }
+    }
+
+    /// Counts a handled item for a shutdown under way; called once the item is handled and before
+    /// its promise settles, so an item that was being handled when the shutdown began counts, and
+    /// one whose promise settled before it does not.
+    @inline(__always)
+    private func countForShutdown(_ drainer: Drainer<S>) {
+        if drainer.shutdown.phase != .running {
+            drainer.shutdownCounts.handled += 1
         }
     }
 
@@ -250,19 +240,23 @@ import Dispatch
     }
 
     /// Handles an item as what it is; returns how to settle its promise now, or nil when something
-    /// else settles it (the listeners' delivery, a side-effect worker).
+    /// else settles it (the listeners' delivery, a side-effect worker or task).
     private func handle(_ envelope: Envelope, as kind: ItemKind, for audience: Audience, with drainer: Drainer<S>) -> Settlement? {
         switch kind {
         case .updater(let updater):
-            return drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
+            let settlement = drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
+            countForShutdown(drainer)
+            return settlement
         case .sideEffect(let runner):
-            drainer.sideEffects.submit(.run(envelope, runner))
-        case .asyncSideEffect(let runner):
             // An interceptor's replacement for the item being handled: it takes that item's place.
-            drainer.sideEffects.submit(.start(envelope, runner, sequence: drainer.currentSequence))
+            drainer.sideEffects.submit(envelope, running: runner)
+        case .asyncSideEffect(let runner):
+            drainer.sideEffects.submit(envelope, starting: runner)
         case .unsupported:
+            countForShutdown(drainer)
             return .failure(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
         case .ambiguous:
+            countForShutdown(drainer)
             return .failure(KatanaError.ambiguousDispatchable(item: typeName(of: envelope.item)))
         }
         return nil

@@ -75,15 +75,23 @@ final class ActivitySignal: Sendable {
     /// Suspends until a poke after generation `seen`, the deadline, or (if asked) cancellation.
     private func nextPoke(after seen: UInt64, until deadline: ContinuousClock.Instant, returningOnCancellation: Bool) async {
         let id = waiters.withLock { $0.makeID() }
+        // The deadline's timer, cancelled (and let go) as soon as the wait is over, so that waits
+        // that end early leave nothing pending behind them. Once cancelled, its handler can no
+        // longer run, and what it may have left behind is forgotten.
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler {
+            self.waiters.withLock { $0.withdraw(id) }?.resume()
+        }
+        timer.setCancelHandler {
+            self.waiters.withLock { $0.forget(id) }
+        }
+        timer.schedule(deadline: .now() + ContinuousClock.now.duration(to: deadline).dispatchInterval)
+        timer.activate()
+        defer { timer.cancel() }
         let register = {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 if let now = self.waiters.withLock({ $0.register(waiter, id: id, after: seen) }) {
                     now.resume()
-                    return
-                }
-                let delay = ContinuousClock.now.duration(to: deadline)
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
-                    self.waiters.withLock { $0.withdraw(id, ifRegistered: true) }?.resume()
                 }
             }
         }
@@ -94,6 +102,5 @@ final class ActivitySignal: Sendable {
         } else {
             await register()
         }
-        waiters.withLock { $0.forget(id) }
     }
 }

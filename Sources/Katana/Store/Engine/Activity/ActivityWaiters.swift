@@ -49,21 +49,18 @@ struct ActivityWaiters<Waiter> {
     /// The waiter with this id stops waiting (its deadline passed, or its task was cancelled):
     /// returns it, to be resumed, if it is still registered. An id that has not registered yet is
     /// remembered until ``forget(_:)``, and its registration hands the waiter straight back.
-    ///
-    /// With `ifRegistered` (a deadline's timer, set only once its waiter has registered), an id
-    /// that is not registered is over already, and nothing is remembered.
-    mutating func withdraw(_ id: UInt64, ifRegistered: Bool = false) -> Waiter? {
+    mutating func withdraw(_ id: UInt64) -> Waiter? {
         if let index = waiting.firstIndex(where: { $0.id == id }) {
             return waiting.remove(at: index).waiter
         }
-        if !ifRegistered, !withdrawnEarly.contains(id) {
+        if !withdrawnEarly.contains(id) {
             withdrawnEarly.append(id)
         }
         return nil
     }
 
-    /// The wait with this id is over (its waiter was resumed): a withdrawal that came too late to
-    /// find it registered is forgotten.
+    /// The wait with this id is over and nothing will withdraw it any more (its timer is
+    /// cancelled): a withdrawal that came too late to find it registered is forgotten.
     mutating func forget(_ id: UInt64) {
         withdrawnEarly.removeAll { $0 == id }
     }

@@ -142,20 +142,20 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         var released: Drainer?
     }
 
-    private(set) var phase: Phase = .starting
+    // The properties below that the extensions in DrainStateMachine+Lifetimes.swift change are
+    // internal rather than private for that reason only; nothing else changes them.
+
+    var phase: Phase = .starting
     /// Which new items are taken.
-    private(set) var intake = Intake.open
-    /// Items taken out of the inbox for handling so far (wrapping): an item's number in that order
-    /// is its sequence, which "latest wins" and `cancelSideEffects(id:)` go by, and a shutdown
-    /// reports how far it moved while it lasted.
-    private(set) var takenCount: UInt64 = 0
-    /// Items added so far (wrapping): a shutdown reads it before and after checking the rest of the
-    /// store, to know that nothing arrived meanwhile.
+    var intake = Intake.open
+    /// Items added so far (wrapping): an item's count when it arrives is its place in dispatch
+    /// order (its sequence), which cancelling by id goes by; a shutdown reads it before and after
+    /// checking the rest of the store, to know that nothing arrived meanwhile.
     private(set) var enqueuedCount: UInt64 = 0
     /// Work under way outside the store that may still dispatch to it (an interceptor's reaction
     /// on a queue of its own): while there is some, the inbox does not count as idle.
-    private(set) var outsideWork = 0
-    private var items = SegmentedQueue<Item>()
+    var outsideWork = 0
+    var items = SegmentedQueue<Item>()
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
 
@@ -203,7 +203,6 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .idle(let drainer):
             if handlingHereWhenIdle {
                 phase = .draining
-                takenCount &+= 1
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
@@ -237,7 +236,6 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         case .draining, .drainingWithBlockQueued, .drainingThenStop:
             guard !items.isEmpty else { return nil }
             items.takeFirstSegment(swappingWith: &buffer)
-            takenCount &+= UInt64(buffer.count)
             return audience
         case .starting, .idle, .scheduled, .stopped:
             // Nobody drains in these phases: a right from elsewhere takes nothing.
@@ -280,92 +278,6 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
               let taken = items.takeThrough(searchingFirst: searchLimit, where: isTarget)
         else { return nil }
         phase = .drainingWithBlockQueued
-        takenCount &+= UInt64(taken.count)
         return Handover(right: DrainRight(drainer), items: taken, audience: audience)
-    }
-
-    // MARK: - Cancelling
-
-    /// A dispatch was cancelled: takes its item out if it is still waiting, so it is never
-    /// handled. Nil when it has been taken for handling already (or was never here). The phase
-    /// does not change: a drain block that finds nothing left simply finishes.
-    mutating func removeWaiting(where isTarget: (Item) -> Bool) -> Item? {
-        items.remove(where: isTarget)
-    }
-
-    /// Takes out every waiting item that `isTarget` accepts (side effects cancelled by id); they
-    /// are never handled.
-    mutating func removeAllWaiting(where isTarget: (Item) -> Bool) -> [Item] {
-        items.removeAll(where: isTarget)
-    }
-
-    // MARK: - Shutdown
-
-    /// A shutdown begins: from now on only items of the store's own work are taken (when it lets
-    /// work finish), or none. An intake never opens again.
-    mutating func beginShutdown(takingStoreWork: Bool) {
-        if intake == .open {
-            intake = takingStoreWork ? .fromStoreWorkOnly : .closed
-        } else if !takingStoreWork {
-            intake = .closed
-        }
-    }
-
-    /// The shutdown cancels what is left: no item is taken any more, and those waiting are handed
-    /// back to be rejected.
-    mutating func cancelWaiting() -> [Item] {
-        intake = .closed
-        return items.takeAll()
-    }
-
-    /// Work outside the store begins (see ``outsideWork``).
-    mutating func beginOutsideWork() {
-        outsideWork += 1
-    }
-
-    /// Work outside the store ends.
-    mutating func endOutsideWork() {
-        outsideWork -= 1
-    }
-
-    /// Whether nothing is waiting, nobody drains and no outside work is under way (a store that
-    /// never started, or was released, counts as idle too).
-    var isIdle: Bool {
-        guard outsideWork == 0 else { return false }
-        switch phase {
-        case .idle, .stopped, .starting:
-            return items.isEmpty
-        case .scheduled, .draining, .drainingWithBlockQueued, .drainingThenStop:
-            return false
-        }
-    }
-
-    /// The store was released: nothing more is handled. The waiting items are handed back to be
-    /// rejected; the drainer is let go now if nobody holds it, or by its holder when it finishes.
-    mutating func stop() -> StopAction {
-        let rejected = items.takeAll()
-        switch phase {
-        case .starting:
-            phase = .stopped
-            return StopAction(rejected: rejected, released: nil)
-        case .idle(let drainer), .scheduled(let drainer):
-            phase = .stopped
-            return StopAction(rejected: rejected, released: drainer)
-        case .draining, .drainingWithBlockQueued:
-            phase = .drainingThenStop
-            return StopAction(rejected: rejected, released: nil)
-        case .drainingThenStop, .stopped:
-            return StopAction(rejected: rejected, released: nil)
-        }
-    }
-
-    /// Whether the store has become ready and is not stopped.
-    var isReady: Bool {
-        switch phase {
-        case .idle, .scheduled, .draining, .drainingWithBlockQueued:
-            return true
-        case .starting, .drainingThenStop, .stopped:
-            return false
-        }
     }
 }

@@ -9,21 +9,21 @@ final class Drainer<S: State> {
     /// What side effects and interceptors receive.
     let context: any AnySideEffectContext
     /// Runs side effects (and their interceptor chains) concurrently.
-    let sideEffects: SideEffectPool
+    let sideEffects: SideEffectRunner
+    /// Where the store's shutdown is, read before and after each item.
+    let shutdown: ShutdownSignal
+    /// What the drainer counted for a shutdown (read by the shutdown once the drainer is idle).
+    var shutdownCounts = DrainerShutdownCounts()
     /// The interceptors; nil without interceptors.
     let chain: InterceptorChain?
     /// The pass state updaters go through the chain with (one, reused: only the drainer runs them).
     private(set) var updaterPass: InterceptorChain.Pass?
     /// How each dispatched type is handled.
-    let kinds = ItemKindCache()
+    let kinds: ItemKindCache
     /// Applies updaters and keeps their changes for the listeners.
     let updates = UpdaterApplier<S>()
     /// Who hears about the changes of the batch being handled.
     var audience = Audience.nobody
-    /// Items sent on their way so far. Every item taken out of the inbox is sent on its way once,
-    /// in the order taken, so the item being handled has the inbox's number for it (its sequence,
-    /// see `DrainStateMachine.takenCount`): ``nextSequence()`` numbers each.
-    private var sentOnTheirWay: UInt64 = 0
     /// An emptied batch buffer, handed back to the inbox at the next batch so that appends reuse
     /// its capacity instead of growing a new array from one slot.
     private var spareBatch: [Envelope] = []
@@ -31,7 +31,8 @@ final class Drainer<S: State> {
     init(
         cell: StateCell<S>,
         context: any AnySideEffectContext,
-        sideEffects: SideEffectPool,
+        sideEffects: SideEffectRunner,
+        shutdown: ShutdownSignal,
         chain: InterceptorChain?,
         releasesMemoryAfterBursts: Bool,
         handle: @escaping (Envelope, Drainer<S>) -> Settlement?
@@ -39,7 +40,9 @@ final class Drainer<S: State> {
         self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         self.cell = cell
         self.context = context
+        kinds = ItemKindCache(context: context)
         self.sideEffects = sideEffects
+        self.shutdown = shutdown
         self.chain = chain
         // Unretained: the pass belongs to this drainer, and runs only while the drainer does.
         let drainer = Unsafe.unretained(self)
@@ -99,17 +102,6 @@ final class Drainer<S: State> {
             return
         }
         chain.installing(updaterPass, body)
-    }
-
-    /// The sequence of the item about to be sent on its way (and counts it).
-    func nextSequence() -> UInt64 {
-        defer { sentOnTheirWay &+= 1 }
-        return sentOnTheirWay
-    }
-
-    /// The sequence of the item being handled (an interceptor's replacement takes its place).
-    var currentSequence: UInt64 {
-        sentOnTheirWay &- 1
     }
 
     /// How items of `item`'s type are handled.

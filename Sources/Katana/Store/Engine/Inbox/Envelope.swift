@@ -8,11 +8,15 @@ struct Envelope: Sendable {
     /// Whether the item has been through the interceptors already (an item an interceptor passed
     /// on later, or a replacement handed from one kind of path to the other).
     let skipsInterceptors: Bool
+    /// The item's place in dispatch order: how many items the inbox had taken when it arrived. A
+    /// replacement an interceptor passes on takes the place of the item it replaces.
+    let sequence: UInt64
 
-    init(_ item: any Dispatchable, promise: PromiseHandle?, skipsInterceptors: Bool = false) {
+    init(_ item: any Dispatchable, promise: PromiseHandle?, skipsInterceptors: Bool = false, sequence: UInt64 = 0) {
         self.item = item
         self.promise = promise
         self.skipsInterceptors = skipsInterceptors
+        self.sequence = sequence
     }
 
     /// Rejects the promise with `error`.

@@ -29,13 +29,21 @@ enum ItemKind {
 
     /// A state updater, and how to handle one.
     case updater(Updater)
-    /// Runs a side effect of the classified type with the store's context; returns its value.
-    typealias SideEffectRunner = @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) throws -> any Sendable
+    /// Runs a side effect of the classified type with the store's context (which the runner
+    /// holds, checked once for the type); returns its value.
+    typealias SideEffectRunner = @Sendable (_ item: any Dispatchable) throws -> any Sendable
     /// How to run the async side effects of one type: one object, so that a kind is copied with a
     /// single retain.
     final class AsyncSideEffectRunner: Sendable {
-        /// Runs an async side effect of the classified type with the store's context; returns its value.
-        let run: @Sendable (_ item: any Dispatchable, _ context: any AnySideEffectContext) async throws -> any Sendable
+        /// The type of ``run``.
+        typealias Run = nonisolated(nonsending) @Sendable (_ item: any Dispatchable) async throws -> any Sendable
+
+        /// Runs an async side effect of the classified type with the store's context (which the
+        /// runner holds, checked once for the type); returns its value. It runs on the caller's
+        /// executor (`nonisolated(nonsending)`), so the store's own steps add no executor switch
+        /// to the one the side effect's body makes (docs/PERFORMANCE.md, "Side effects: no-op
+        /// AsyncSideEffect").
+        let run: Run
         /// The side effect's cancellation id and whether it cancels those in flight; nil without an id.
         let identity: @Sendable (_ item: any Dispatchable) -> SideEffectIdentity?
         /// The classified type, for error messages.
@@ -43,7 +51,7 @@ enum ItemKind {
 
         init(
             itemType: any Dispatchable.Type,
-            run: @escaping @Sendable (any Dispatchable, any AnySideEffectContext) async throws -> any Sendable,
+            run: @escaping Run,
             identity: @escaping @Sendable (any Dispatchable) -> SideEffectIdentity?
         ) {
             self.itemType = itemType
@@ -61,8 +69,9 @@ enum ItemKind {
     /// Both an updater and a side effect.
     case ambiguous
 
-    /// Classifies `item` for a store whose state type is `S`.
-    static func classify<S: State>(_ item: any Dispatchable, storeState: S.Type) -> ItemKind {
+    /// Classifies `item` for a store whose state type is `S` and whose side effects run with
+    /// `context`.
+    static func classify<S: State>(_ item: any Dispatchable, storeState: S.Type, context: any AnySideEffectContext) -> ItemKind {
         if item is any AnyStateUpdater {
             if item is any AnySideEffect {
                 return .ambiguous
@@ -76,10 +85,13 @@ enum ItemKind {
         // The runners open each item as its concrete type (`Unsafe.withConcrete`), which is much
         // cheaper than the protocol casts done here once per type.
         if let sideEffect = item as? any AsyncSideEffect {
-            return .asyncSideEffect(type(of: sideEffect).asyncRunner)
+            return .asyncSideEffect(type(of: sideEffect).asyncRunner(context: context))
+        }
+        if let sideEffect = item as? any SideEffect {
+            return .sideEffect(type(of: sideEffect).typedRunner(context: context))
         }
         if let sideEffect = item as? any AnySideEffect {
-            return .sideEffect(type(of: sideEffect).runner)
+            return .sideEffect(type(of: sideEffect).runner(context: context))
         }
         return .unsupported
     }
@@ -138,23 +150,50 @@ extension FollowUpStateUpdater {
 }
 
 extension AnySideEffect {
-    /// Runs an item of this type as a side effect (the item's type was checked when it was classified).
-    static var runner: ItemKind.SideEffectRunner {
-        { item, context in
+    /// Runs items of this type through ``AnySideEffect/anySideEffect(_:)`` with `context` (the
+    /// item's type was checked when it was classified).
+    static func runner(context: any AnySideEffectContext) -> ItemKind.SideEffectRunner {
+        { item in
             try Unsafe.withConcrete(item, as: Self.self) { try $0.anySideEffect(context) }
         }
     }
 }
 
+extension SideEffect {
+    /// Runs items of this type with `context` seen as their typed context: the context's type is
+    /// checked here, once for the type, instead of once per item as
+    /// ``SideEffect/anySideEffect(_:)`` does (docs/PERFORMANCE.md, "Side effects: no-op SideEffect").
+    static func typedRunner(context: any AnySideEffectContext) -> ItemKind.SideEffectRunner {
+        guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
+            return runner(context: context)
+        }
+        return { item in
+            try Unsafe.withConcrete(item, as: Self.self) { try $0.sideEffect(typed) }
+            return ()
+        }
+    }
+}
+
 extension AsyncSideEffect {
-    /// Runs an item of this type as an async side effect (its type was checked when it was classified).
-    static var asyncRunner: ItemKind.AsyncSideEffectRunner {
-        ItemKind.AsyncSideEffectRunner(
+    /// Runs items of this type as async side effects with `context` seen as their typed context,
+    /// checked here once for the type (the item's type was checked when it was classified); a
+    /// context of other types makes each run throw ``KatanaError/sideEffectContextMismatch(sideEffect:expected:actual:)``.
+    static func asyncRunner(context: any AnySideEffectContext) -> ItemKind.AsyncSideEffectRunner {
+        let typed = context as? SideEffectContext<StateType, Dependencies>
+        let actual = typeName(type(of: context))
+        return ItemKind.AsyncSideEffectRunner(
             itemType: Self.self,
-            run: { item, context in
+            run: { item in
                 // Copied out before the await: the concrete view is only valid inside the call.
                 let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
-                return try await sideEffect.anyAsyncSideEffect(context)
+                guard let typed else {
+                    throw KatanaError.sideEffectContextMismatch(
+                        sideEffect: typeName(Self.self),
+                        expected: typeName(SideEffectContext<StateType, Dependencies>.self),
+                        actual: actual
+                    )
+                }
+                return try await sideEffect.sideEffect(typed)
             },
             identity: { item in
                 Unsafe.withConcrete(item, as: Self.self) { sideEffect in

@@ -31,6 +31,8 @@ final class InterceptorChain: @unchecked Sendable {
         private let handle: (Envelope) -> Settlement?
         /// The run's promise, until the first item passed on takes it.
         private var promise: PromiseHandle?
+        /// The run's item's place in dispatch order, which what it passes on takes.
+        private var sequence: UInt64 = 0
         fileprivate private(set) var passedOn = false
         /// The promise the run's handled item settles when the run is over: fulfilled as done
         /// (the common case, a state updater), or as ``pendingSettlement`` says.
@@ -45,8 +47,9 @@ final class InterceptorChain: @unchecked Sendable {
             self.handle = handle
         }
 
-        fileprivate func begin(settling promise: PromiseHandle?) {
-            self.promise = promise
+        fileprivate func begin(settling envelope: Envelope) {
+            promise = envelope.promise
+            sequence = envelope.sequence
             passedOn = false
         }
 
@@ -54,7 +57,7 @@ final class InterceptorChain: @unchecked Sendable {
             let promise = passedOn ? nil : self.promise
             passedOn = true
             self.promise = nil
-            guard let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true)),
+            guard let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)),
                   let promise
             else { return }
             pendingPromise = promise
@@ -109,7 +112,8 @@ final class InterceptorChain: @unchecked Sendable {
     }
 
     /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on
-    /// goes to `pass`, the first item with the envelope's promise.
+    /// goes to `pass`, the first item with the envelope's promise, which is settled once every
+    /// interceptor has returned.
     func run(_ envelope: Envelope, in pass: Pass) -> Verdict {
         let previous = Self.runs.replace(with: pass)
         defer { Self.runs.restore(previous) }
@@ -126,7 +130,7 @@ final class InterceptorChain: @unchecked Sendable {
 
     /// ``run(_:in:)``, for a pass already installed on this thread by ``installing(_:_:)``.
     func runInstalled(_ envelope: Envelope, in pass: Pass) -> Verdict {
-        pass.begin(settling: envelope.promise)
+        pass.begin(settling: envelope)
         defer { pass.end() }
         do {
             try entry(envelope.item)

@@ -1,11 +1,12 @@
 /// What a thread announces before it blocks in ``Promise/wait(timeout:)``, so that nothing it is
 /// responsible for stalls while it sleeps:
-/// - a side-effect worker lets its pool start another worker for the jobs waiting behind it;
+/// - a side-effect worker's thread stops counting against the worker threads' cap, so the side
+///   effects waiting behind it get a thread even when the cap is reached;
 /// - a thread the listeners' executor runs on (a listener, a block on a listener queue) lets those
 ///   stores settle promises without waiting for listener calls it is holding up.
 struct BlockingWait {
     private let deliveries: [any ListenersBlocking]
-    private let pool: SideEffectPool?
+    private let worker: WorkerThreads.BlockingToken?
 
     /// Announces that the calling thread is about to block.
     static func begin() -> BlockingWait {
@@ -20,9 +21,7 @@ struct BlockingWait {
         for delivery in deliveries {
             delivery.listenersWillBlock()
         }
-        let pool = SideEffectPool.current
-        pool?.workerWillBlock()
-        return BlockingWait(deliveries: deliveries, pool: pool)
+        return BlockingWait(deliveries: deliveries, worker: WorkerThreads.currentThreadWillBlock())
     }
 
     /// Announces that the thread woke up.
@@ -30,6 +29,6 @@ struct BlockingWait {
         for delivery in deliveries {
             delivery.listenersDidUnblock()
         }
-        pool?.workerDidUnblock()
+        worker?.threadDidUnblock()
     }
 }

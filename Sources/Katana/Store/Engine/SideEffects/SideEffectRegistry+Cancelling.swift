@@ -9,9 +9,9 @@ extension SideEffectRegistry {
     /// drainer, not reached yet): with `cutBefore`, the inbox's count at the cancellation, a cut is
     /// left so that ``add(_:)`` refuses it.
     mutating func cancel(promise: PromiseHandle, cutBefore: UInt64?) -> Stop? {
-        for index in slots.indices {
-            guard let entry = slots[index].entry, let own = entry.promise, own.isSame(as: promise) else { continue }
-            return cancel(Token(slot: index, generation: slots[index].generation), .cancelled)
+        for index in entries.indices {
+            guard let own = entries[index]?.promise, own.isSame(as: promise) else { continue }
+            return cancel(Token(slot: index, generation: states[index].generation), .cancelled)
         }
         if let cutBefore, shutdown != .over {
             cuts.append(.promise(promise, before: cutBefore))
@@ -28,29 +28,35 @@ extension SideEffectRegistry {
             cuts.removeAll { if case .id(let other, _) = $0 { other == id } else { false } }
             cuts.append(.id(id, before: before))
         }
-        return cancel(.cancelled) { $0.identity?.id == id && $0.order < before }
+        return cancel(.cancelled) { entry, _ in entry.identity?.id == id && entry.order < before }
     }
 
-    /// Cancels each entry `isTarget` accepts and that is not cancelled yet, in dispatch order.
-    mutating func cancel(_ reason: Cancellation, where isTarget: (Entry) -> Bool) -> [Stop] {
+    /// Cancels each side effect `isTarget` accepts (given its phase) and that is not cancelled
+    /// yet, in dispatch order.
+    mutating func cancel(_ reason: Cancellation, where isTarget: (_ entry: Entry, _ phase: Phase) -> Bool) -> [Stop] {
         var targets: [(order: UInt64, token: Token)] = []
-        for index in slots.indices {
-            guard let entry = slots[index].entry, entry.cancellation == nil, isTarget(entry) else { continue }
-            targets.append((entry.order, Token(slot: index, generation: slots[index].generation)))
+        for index in states.indices {
+            let state = states[index]
+            guard state.phase != .free, state.cancellation == nil, let entry = entries[index], isTarget(entry, state.phase) else { continue }
+            targets.append((entry.order, Token(slot: index, generation: state.generation)))
         }
         return targets.sorted { $0.order < $1.order }.compactMap { cancel($0.token, reason) }
     }
 
-    /// Cancels one entry: a waiting one goes now, a running one is marked until its body ends.
+    /// Cancels one side effect: a waiting one goes now, a running one is marked until its body ends.
     private mutating func cancel(_ token: Token, _ reason: Cancellation) -> Stop? {
-        guard let entry = entry(token), entry.cancellation == nil else { return nil }
-        if case .waiting = entry.phase {
+        guard isLive(token), states[token.slot].cancellation == nil, let entry = entries[token.slot] else {
+            return nil
+        }
+        let stop = Self.stop(entry, reason)
+        if states[token.slot].phase == .waiting {
             remove(token)
             countCancelled(1)
         } else {
-            slots[token.slot].entry?.cancellation = reason
+            states[token.slot].cancellation = reason
+            entry.cancellationRequested()
         }
-        return entry.stop(reason)
+        return stop
     }
 
     /// Counts side effects cancelled before they ran, while a shutdown counts.
@@ -63,10 +69,13 @@ extension SideEffectRegistry {
 
     // MARK: - Shutdown
 
-    /// A shutdown begins: from now on, each side effect that ends or is cancelled is counted.
+    /// A shutdown begins: from now on, each side effect that ends or is cancelled is counted,
+    /// apart from those cancelled already, whose promises were rejected before the shutdown.
     mutating func beginShutdown() {
-        if shutdown == .none {
-            shutdown = .counting
+        guard shutdown == .none else { return }
+        shutdown = .counting
+        for index in states.indices where states[index].phase != .free && states[index].cancellation != nil {
+            states[index].isOutsideShutdown = true
         }
     }
 
@@ -77,18 +86,15 @@ extension SideEffectRegistry {
     mutating func cancelForShutdown() -> [Stop] {
         guard shutdown == .none || shutdown == .counting else { return [] }
         shutdown = .cancelling
-        return cancel(.shutdown) { entry in
-            if case .waiting = entry.phase { return true }
-            return entry.isAsync
-        }
+        return cancel(.shutdown) { entry, phase in entry.isAsync || phase == .waiting }
     }
 
-    /// The shutdown stops waiting: what still runs is counted as still running, and the promises
-    /// of those not cancelled yet are to be rejected now (their bodies' outcomes are dropped when
+    /// The shutdown stops waiting: what still runs is counted as still running (whatever cancelled
+    /// it, and when), and the promises of those not cancelled yet are to be rejected now (their bodies' outcomes are dropped when
     /// they end), so that nothing settles a promise after the shutdown has returned. Returns the
     /// counts and what to stop.
     mutating func giveUp() -> (counts: ShutdownCounts, stops: [Stop]) {
-        let stops = cancel(.shutdown) { _ in true }
+        let stops = cancel(.shutdown) { _, _ in true }
         var final = counts
         final.stillRunning = count
         // Running ones, cancelled just now or before, are counted as still running, not cancelled.

@@ -2,23 +2,24 @@ extension SideEffectRegistry {
     // MARK: - Taking side effects in
 
     /// The drainer takes a side effect from the inbox (in dispatch order): it gets its entry,
-    /// waiting for a worker, or with its task about to start when it has no job. With "latest
-    /// wins", the side effects with the same id taken before it are cancelled.
+    /// waiting for a worker. With "latest wins", the side effects with the same id taken before it
+    /// are cancelled.
     ///
     /// It is refused instead when a cut made for it says it was cancelled on its way here, or a
     /// shutdown cancels what is left.
-    mutating func add(_ addition: Addition) -> Added {
+    mutating func add(_ entry: Entry) -> Added {
         var refusal: Cancellation?
         switch shutdown {
         case .cancelling, .over:
             refusal = .shutdown
         case .none, .counting:
             if !cuts.isEmpty {
-                if cuts.contains(where: { $0.applies(to: addition) }) {
+                if cuts.contains(where: { $0.applies(to: entry) }) {
                     refusal = .cancelled
                 }
                 // Items come in dispatch order: a cut made before this item's dispatch is done.
-                cuts.removeAll { $0.before <= addition.order }
+                let order = entry.order
+                cuts.removeAll { $0.before <= order }
             }
         }
         if let refusal {
@@ -26,18 +27,10 @@ extension SideEffectRegistry {
             return Added(token: nil, refusal: refusal, cancelling: [], startsWorker: false)
         }
         var cancelling: [Stop] = []
-        if let identity = addition.identity, identity.cancelsInFlight {
-            cancelling = cancel(.cancelled) { $0.identity?.id == identity.id }
+        if let identity = entry.identity, identity.cancelsInFlight {
+            cancelling = cancel(.cancelled) { other, _ in other.identity?.id == identity.id }
         }
-        let phase: Phase = addition.job.map { .waiting($0) } ?? .task(nil)
-        let token = store(Entry(
-            order: addition.order, itemType: addition.itemType, identity: addition.identity,
-            promise: addition.promise, isAsync: addition.isAsync, phase: phase, cancellation: nil
-        ))
-        guard addition.job != nil else {
-            taskCount += 1
-            return Added(token: token, refusal: nil, cancelling: cancelling, startsWorker: false)
-        }
+        let token = store(entry, phase: .waiting)
         waitingCount += 1
         waitingQueue.append(token)
         return Added(token: token, refusal: nil, cancelling: cancelling, startsWorker: askForWorkerIfNeeded())
@@ -59,15 +52,18 @@ extension SideEffectRegistry {
         while nextWaiting < waitingQueue.count {
             let token = waitingQueue[nextWaiting]
             nextWaiting += 1
-            guard case .waiting(let job)? = slots[token.slot].entry?.phase, slots[token.slot].generation == token.generation else {
-                // Cancelled while it waited.
-                continue
-            }
-            slots[token.slot].entry?.phase = .onWorker
+            // A token whose side effect was cancelled while it waited names nothing waiting now.
+            guard isLive(token), states[token.slot].phase == .waiting, let entry = entries[token.slot] else { continue }
             waitingCount -= 1
-            onWorkerCount += 1
+            if entry.startsTaskWhenTaken {
+                states[token.slot].phase = .task
+                taskCount += 1
+            } else {
+                states[token.slot].phase = .onWorker
+                onWorkerCount += 1
+            }
             compactWaitingQueue()
-            return Taken(token: token, job: job, startsWorker: askForWorkerIfNeeded())
+            return Taken(token: token, entry: entry, startsWorker: askForWorkerIfNeeded())
         }
         if waitingQueue.capacity > Self.retainedQueueCapacity {
             waitingQueue = []
@@ -89,11 +85,11 @@ extension SideEffectRegistry {
     /// A worker is about to start the task of the async side effect it holds. Returns why it was
     /// cancelled meanwhile, if it was: the task is then not started, and the entry is gone.
     mutating func startTask(_ token: Token) -> Cancellation? {
-        guard let entry = entry(token) else { return .cancelled }
-        if entry.cancellation != nil {
+        guard isLive(token) else { return .cancelled }
+        if states[token.slot].cancellation != nil {
             return end(token)
         }
-        slots[token.slot].entry?.phase = .task(nil)
+        states[token.slot].phase = .task
         onWorkerCount -= 1
         taskCount += 1
         return nil
@@ -103,15 +99,22 @@ extension SideEffectRegistry {
     /// once (it was cancelled before its handle was known); nil otherwise, also when the side
     /// effect has ended already.
     mutating func attach(_ task: Task<Void, Never>, to token: Token) -> Task<Void, Never>? {
-        guard let entry = entry(token), case .task(nil) = entry.phase else { return nil }
-        slots[token.slot].entry?.phase = .task(task)
-        return entry.cancellation != nil ? task : nil
+        guard isLive(token), states[token.slot].phase == .task, let entry = entries[token.slot] else { return nil }
+        entry.task = task
+        return states[token.slot].cancellation != nil ? task : nil
+    }
+
+    /// The worker has started the task of the side effect it took, and takes its next job, in one
+    /// step (see ``attach(_:to:)`` and ``finishJobAndTakeNext()``).
+    mutating func attach(_ task: Task<Void, Never>, to token: Token, thenTakeNext: Void) -> (cancelNow: Task<Void, Never>?, next: Taken?) {
+        let cancelNow = attach(task, to: token)
+        return (cancelNow, finishJobAndTakeNext())
     }
 
     /// Whether the side effect was cancelled since it was taken (its task asks as it starts, so
     /// that a body that begins after a cancellation sees it from its first line).
     func isCancelled(_ token: Token) -> Bool {
-        entry(token)?.cancellation != nil
+        isLive(token) && states[token.slot].cancellation != nil
     }
 
     /// The side effect's body has ended (or its interceptors kept it from running): its entry
@@ -119,11 +122,14 @@ extension SideEffectRegistry {
     /// error, whatever the body returned.
     @discardableResult
     mutating func end(_ token: Token) -> Cancellation? {
-        guard let entry = entry(token) else { return .cancelled }
+        guard isLive(token) else { return .cancelled }
+        let state = states[token.slot]
         remove(token)
         switch shutdown {
         case .counting, .cancelling:
-            if entry.cancellation != nil {
+            if state.isOutsideShutdown {
+                break
+            } else if state.cancellation != nil {
                 counts.cancelled += 1
             } else {
                 counts.handled += 1
@@ -131,47 +137,61 @@ extension SideEffectRegistry {
         case .none, .over:
             break
         }
-        return entry.cancellation
+        return state.cancellation
+    }
+
+    /// A worker's side effect has ended, and the worker takes the next one, in one step (see
+    /// ``end(_:)`` and ``finishJobAndTakeNext()``).
+    mutating func end(_ token: Token, thenTakeNext: Void) -> (cancellation: Cancellation?, next: Taken?) {
+        let cancellation = end(token)
+        return (cancellation, finishJobAndTakeNext())
     }
 
     /// The side effect was replaced by an item handled elsewhere (an interceptor passed on a state
     /// updater in its place): its entry goes, uncounted, as the replacement is counted where it
     /// is handled.
     mutating func handOver(_ token: Token) {
-        if entry(token) != nil {
-            remove(token)
-        }
+        remove(token)
     }
 
     // MARK: - Storage
 
-    /// The entry a token names, if it is still there.
-    func entry(_ token: Token) -> Entry? {
-        let slot = slots[token.slot]
-        return slot.generation == token.generation ? slot.entry : nil
+    /// Whether the side effect a token names is still there.
+    @inline(__always)
+    func isLive(_ token: Token) -> Bool {
+        let state = states[token.slot]
+        return state.generation == token.generation && state.phase != .free
     }
 
-    /// Puts a new entry in a free slot.
-    private mutating func store(_ entry: Entry) -> Token {
+    /// Puts a new side effect in a free slot.
+    private mutating func store(_ entry: Entry, phase: Phase) -> Token {
         if let free = freeSlots.popLast() {
-            slots[free].entry = entry
-            return Token(slot: free, generation: slots[free].generation)
+            states[free].phase = phase
+            entries[free] = entry
+            return Token(slot: free, generation: states[free].generation)
         }
-        slots.append(Slot(generation: 0, entry: entry))
-        return Token(slot: slots.count - 1, generation: 0)
+        states.append(SlotState(phase: phase))
+        entries.append(entry)
+        return Token(slot: states.count - 1, generation: 0)
     }
 
-    /// Takes an entry out, whatever its phase, and frees its slot for the next one.
+    /// Takes a side effect out, whatever its phase, and frees its slot for the next one.
     mutating func remove(_ token: Token) {
-        guard let entry = entry(token) else { return }
-        switch entry.phase {
+        guard isLive(token) else { return }
+        switch states[token.slot].phase {
         case .waiting: waitingCount -= 1
         case .onWorker: onWorkerCount -= 1
         case .task: taskCount -= 1
+        case .free: return
         }
-        slots[token.slot].entry = nil
-        slots[token.slot].generation &+= 1
+        states[token.slot] = SlotState(generation: states[token.slot].generation &+ 1)
+        entries[token.slot] = nil
         freeSlots.append(token.slot)
+    }
+
+    /// What cancelling this side effect takes, for the canceller.
+    static func stop(_ entry: Entry, _ reason: Cancellation) -> Stop {
+        Stop(itemType: entry.itemType, promise: entry.promise, task: entry.task, reason: reason)
     }
 
     /// Asks for a worker when a job waits and none of the store's workers is free to take it.

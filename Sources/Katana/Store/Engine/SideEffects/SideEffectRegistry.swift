@@ -9,27 +9,34 @@
 /// so the entries are in dispatch order, and whatever happens to a side effect happens to its
 /// entry:
 ///
-///     add ─▶ waiting ─take─▶ onWorker ─end─▶ (gone)          a synchronous side effect
-///     add ─▶ waiting ─take─▶ onWorker ─startTask─▶ task ─end─▶ (gone)    an async one, through
-///                                                                       interceptors on a worker
-///     add(startingTask) ─▶ task ─end─▶ (gone)                an async one without interceptors
+///     add ─▶ waiting ─take─▶ onWorker ─end─▶ (gone)                     a synchronous side effect
+///     add ─▶ waiting ─take─▶ onWorker ─startTask─▶ task ─end─▶ (gone)   an async one, whose
+///                                                                      interceptors run first
+///     add ─▶ waiting ─take─▶ task ─end─▶ (gone)                         an async one without
+///                                                                      interceptors
 ///     waiting ─cancel─▶ (gone, never run)
 ///     onWorker, task ─cancel─▶ the same phase, marked cancelled, until its body ends
+///
+/// Every side effect waits for one of the store's workers: a synchronous body may block, and an
+/// async one starts its task there and runs until it first suspends, so a body that blocks before
+/// that holds up only a worker, never the store or the thread that dispatched it.
 ///
 /// An item dispatched before a cancellation by id may be between the inbox and this registry
 /// when the cancellation comes (the drainer has taken it with others and not reached it yet): the
 /// cancellation then leaves a *cut* here, which ``add(_:)`` applies to it; a cut lasts until the
 /// drainer has passed the items it was made for (see ``Cut``).
-struct SideEffectRegistry<Job> {
+struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     /// Where a side effect is.
-    enum Phase {
+    enum Phase: UInt8 {
+        /// The slot holds no side effect.
+        case free
         /// Taken by the store, waiting for one of the store's workers.
-        case waiting(Job)
+        case waiting
         /// A worker runs it: a synchronous side effect's body, or an async one's interceptors up
         /// to the start of its task.
         case onWorker
-        /// Its task has been started (it runs, or is suspended); its handle once the starter has it.
-        case task(Task<Void, Never>?)
+        /// Its task has been started (it runs, or is suspended).
+        case task
     }
 
     /// Why a side effect was cancelled, which decides its promise's error.
@@ -48,48 +55,19 @@ struct SideEffectRegistry<Job> {
         }
     }
 
-    /// A side effect being added: what the drainer knows about it.
-    struct Addition {
-        /// Its place in dispatch order (the inbox's count when it was dispatched).
-        let order: UInt64
-        let itemType: any Dispatchable.Type
-        let identity: SideEffectIdentity?
-        let promise: PromiseHandle?
-        /// Whether it is an async side effect (a shutdown cancels those, not synchronous bodies).
-        let isAsync: Bool
-        /// What a worker runs; nil for an async side effect without interceptors, whose task the
-        /// drainer starts at once (the entry begins in ``Phase/task(_:)``).
-        let job: Job?
-    }
-
     // The types and stored properties below are internal rather than private only so that the
     // registry's extensions in the files next to this one reach them; nothing else does.
 
-    /// One side effect's bookkeeping.
-    struct Entry {
-        let order: UInt64
-        let itemType: any Dispatchable.Type
-        let identity: SideEffectIdentity?
-        let promise: PromiseHandle?
-        let isAsync: Bool
-        var phase: Phase
-        var cancellation: Cancellation?
-
-        /// What cancelling it takes, for the canceller.
-        func stop(_ reason: Cancellation) -> Stop {
-            var task: Task<Void, Never>?
-            if case .task(let handle) = phase {
-                task = handle
-            }
-            return Stop(itemType: itemType, promise: promise, task: task, reason: reason)
-        }
-    }
-
-    /// A slot for entries; `generation` tells a token for an entry gone from one for the entry
-    /// that reuses the slot.
-    struct Slot {
+    /// One slot's plain bookkeeping: no references, so the hot checks (is it still there, was it
+    /// cancelled, which phase) copy nothing and retain nothing (docs/PERFORMANCE.md, "Side effects").
+    struct SlotState {
+        /// Tells a token for a side effect gone from one for the side effect that reuses the slot.
         var generation: UInt32 = 0
-        var entry: Entry?
+        var phase = Phase.free
+        var cancellation: Cancellation?
+        /// Whether a shutdown leaves it out of its handled and cancelled counts: it was cancelled
+        /// (its promise rejected) before the shutdown began, so it was over for its caller.
+        var isOutsideShutdown = false
     }
 
     /// What names one entry from outside: handed out by ``add(_:)`` and ``take()``.
@@ -121,12 +99,12 @@ struct SideEffectRegistry<Job> {
             }
         }
 
-        func applies(to addition: Addition) -> Bool {
+        func applies(to entry: Entry) -> Bool {
             switch self {
             case .id(let id, let before):
-                addition.order < before && addition.identity?.id == id
+                entry.order < before && entry.identity?.id == id
             case .promise(let promise, let before):
-                addition.order < before && addition.promise.map { $0.isSame(as: promise) } == true
+                entry.order < before && entry.promise.map { $0.isSame(as: promise) } == true
             }
         }
     }
@@ -147,7 +125,7 @@ struct SideEffectRegistry<Job> {
     /// What a worker gets from ``take()``.
     struct Taken {
         let token: Token
-        let job: Job
+        let entry: Entry
         /// Whether to ask for another worker: jobs are still waiting and no other worker is free.
         let startsWorker: Bool
     }
@@ -175,7 +153,9 @@ struct SideEffectRegistry<Job> {
         var stillRunning = 0
     }
 
-    var slots: [Slot] = []
+    /// Each slot's bookkeeping and side effect, side by side, indexed by ``Token/slot``.
+    var states: [SlotState] = []
+    var entries: [Entry?] = []
     var freeSlots: [Int] = []
     /// Waiting entries, oldest first, from `nextWaiting` on; an entry cancelled while waiting
     /// leaves its token behind, which ``take()`` skips.

@@ -30,8 +30,7 @@ import Testing
         var waiters = ActivityWaiters<String>()
         let id = waiters.makeID()
         #expect(waiters.register("waiting", id: id, after: waiters.generation) == nil)
-        #expect(waiters.withdraw(id, ifRegistered: true) == "waiting")
-        #expect(waiters.withdraw(id, ifRegistered: true) == nil)
+        #expect(waiters.withdraw(id) == "waiting")
         #expect(waiters.poke() == [])
     }
 
@@ -46,14 +45,14 @@ import Testing
         #expect(waiters.register("again", id: id, after: waiters.generation) == nil)
     }
 
-    @Test func aTimerForAWaiterAlreadyWoken_leavesNothingBehind() {
+    @Test func aTimerFiringForAWaiterAlreadyWoken_isForgottenWhenTheTimerIsCancelled() {
         var waiters = ActivityWaiters<String>()
         let id = waiters.makeID()
         #expect(waiters.register("woken", id: id, after: waiters.generation) == nil)
         #expect(waiters.poke() == ["woken"])
+        #expect(waiters.withdraw(id) == nil)
         waiters.forget(id)
-        #expect(waiters.withdraw(id, ifRegistered: true) == nil)
-        // Nothing was remembered: the next registration under that id is not handed back.
+        // Nothing is left: the next registration under that id is not handed back.
         #expect(waiters.register("next", id: id, after: waiters.generation) == nil)
     }
 }

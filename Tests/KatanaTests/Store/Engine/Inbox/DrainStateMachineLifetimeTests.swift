@@ -45,11 +45,15 @@ import Testing
         #expect(machine.cancelWaiting() == (0..<total).filter { !$0.isMultiple(of: 3) })
     }
 
-    @Test func takenCount_countsItemsHandledHereAndHelpedThrough() {
+    @Test func isDraining_whileAThreadHoldsTheDrainer_handlingHereOrHelping_andNotOtherwise() {
         var idle = TestDrainMachine()
+        #expect(!idle.isDraining)
         _ = idle.becomeReady(with: TestDrainer())
+        #expect(!idle.isDraining)
+        #expect(idle.restingDrainer != nil)
         #expect(enqueueName(idle.enqueue(1, handlingHereWhenIdle: true)) == "handleHere(1)")
-        #expect(idle.takenCount == 1)
+        #expect(idle.isDraining)
+        #expect(idle.restingDrainer == nil)
 
         var machine = TestDrainMachine()
         _ = machine.becomeReady(with: TestDrainer())
@@ -57,11 +61,40 @@ import Testing
         _ = machine.enqueue(2)
         _ = machine.enqueue(3)
         _ = machine.enqueue(4)
+        #expect(!machine.isDraining)
+        #expect(machine.enqueuedCount == 4)
         if let handover = machine.help(searchLimit: 8, isTarget: { $0 == 3 }) {
             #expect(handover.items == [1, 2, 3])
+            #expect(machine.isDraining)
             _ = machine.finish(handover.relinquish(keepingAtMost: 64))
         }
-        #expect(machine.takenCount == 3)
+        #expect(!machine.isDraining)
+    }
+
+    @Test func closeIntakeIfIdle_closesOnlyAnIdleInbox_thatNothingReachedSinceItWasSeen() {
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        machine.beginShutdown(takingStoreWork: true)
+        let seen = machine.enqueuedCount
+        _ = machine.enqueue(7, fromStoreWork: true)
+        let closedWithAnItemWaiting = machine.closeIntakeIfIdle(seen: seen)
+        #expect(!closedWithAnItemWaiting)
+        guard let right = machine.drainBlockStarts() else {
+            Issue.record("a scheduled machine hands the drain block its right")
+            return
+        }
+        var batch: [Int] = []
+        while machine.nextBatch(into: &batch, for: right) != nil {
+            batch.removeAll()
+        }
+        _ = machine.finish(right.relinquish())
+        // Idle again, but an item came and went since `seen`: the shutdown must look again.
+        let closedAfterAnItemCameAndWent = machine.closeIntakeIfIdle(seen: seen)
+        #expect(!closedAfterAnItemCameAndWent)
+        let closedWhenNothingCame = machine.closeIntakeIfIdle(seen: machine.enqueuedCount)
+        #expect(closedWhenNothingCame)
+        #expect(machine.intake == .closed)
+        #expect(enqueueName(machine.enqueue(8, fromStoreWork: true)) == "refuse(8)")
     }
 
     @Test func removeWaiting_findsAnItemInALaterSegment_andTheRestDrainInOrder() {
@@ -168,7 +201,7 @@ import Testing
             batch.removeAll()
         }
         #expect(drained == [1, 2, 4])
-        #expect(machine.takenCount == 3)
+        #expect(machine.isDraining)
         _ = machine.finish(right.relinquish())
         #expect(machine.isIdle)
     }

@@ -7,11 +7,38 @@ import Testing
     private struct Search: Dispatchable {}
     private struct Save: Dispatchable {}
 
+    /// A side effect as the registry sees it, named for the test.
+    private final class Named: RegisteredSideEffect {
+        let name: String
+        let order: UInt64
+        let itemType: any Dispatchable.Type = Search.self
+        let identity: SideEffectIdentity?
+        let promise: PromiseHandle?
+        let isAsync: Bool
+        let startsTaskWhenTaken: Bool
+        var task: Task<Void, Never>?
+        /// Whether the registry marked it cancelled.
+        private(set) var wasMarkedCancelled = false
+
+        func cancellationRequested() {
+            wasMarkedCancelled = true
+        }
+
+        init(name: String, order: UInt64, identity: SideEffectIdentity?, promise: PromiseHandle, isAsync: Bool, startsTaskWhenTaken: Bool) {
+            self.name = name
+            self.order = order
+            self.identity = identity
+            self.promise = promise
+            self.isAsync = isAsync
+            self.startsTaskWhenTaken = startsTaskWhenTaken
+        }
+    }
+
     /// The registry under test, and named stand-ins for what it keeps.
     private struct Fixture {
-        var registry = SideEffectRegistry<String>()
+        var registry = SideEffectRegistry<Named>()
         private var promises: [String: PromiseHandle] = [:]
-        private var tokens: [String: SideEffectRegistry<String>.Token] = [:]
+        private var tokens: [String: SideEffectRegistry<Named>.Token] = [:]
         private var tasks: [String: Task<Void, Never>] = [:]
 
         mutating func promise(_ name: String) -> PromiseHandle {
@@ -28,12 +55,12 @@ import Testing
             return made
         }
 
-        func token(_ name: String) -> SideEffectRegistry<String>.Token {
+        func token(_ name: String) -> SideEffectRegistry<Named>.Token {
             tokens[name]!
         }
 
-        /// Adds the side effect `name` (its job is its name; `startsTask`: an async one without
-        /// interceptors, whose task starts at once).
+        /// Adds the side effect `name` (`startsTask`: an async one without interceptors, whose
+        /// task starts at once).
         @discardableResult
         mutating func add(
             _ name: String,
@@ -42,16 +69,23 @@ import Testing
             latestWins: Bool = false,
             isAsync: Bool = true,
             startsTask: Bool = false
-        ) -> SideEffectRegistry<String>.Added {
+        ) -> SideEffectRegistry<Named>.Added {
             let identity = id.map { SideEffectIdentity(id: $0, cancelsInFlight: latestWins) }
-            let added = registry.add(.init(
-                order: order, itemType: Search.self, identity: identity, promise: promise(name),
-                isAsync: isAsync, job: startsTask ? nil : name
+            let added = registry.add(Named(
+                name: name, order: order, identity: identity, promise: promise(name), isAsync: isAsync, startsTaskWhenTaken: startsTask
             ))
             if let token = added.token {
                 tokens[name] = token
             }
             return added
+        }
+
+        /// Adds an async side effect without interceptors, and has a worker take it at once: it
+        /// becomes a task (nothing else may be waiting before it).
+        mutating func addTask(_ name: String, order: UInt64, id: SideEffectID? = nil, latestWins: Bool = false) {
+            let added = add(name, order: order, id: id, latestWins: latestWins, startsTask: true)
+            guard added.token != nil else { return }
+            #expect(beginAndTake() == name, "another side effect was waiting before \(name)")
         }
 
         /// A worker begins and takes one job; returns its name.
@@ -61,12 +95,11 @@ import Testing
         }
 
         mutating func take() -> String? {
-            guard let taken = registry.take() else { return nil }
-            return taken.job
+            registry.take()?.entry.name
         }
 
         /// "promise/task" for each stop ("-" for a missing task).
-        func names(_ stops: [SideEffectRegistry<String>.Stop]) -> [String] {
+        func names(_ stops: [SideEffectRegistry<Named>.Stop]) -> [String] {
             stops.map { stop in
                 let promise = stop.promise.flatMap { handle in promises.first { $0.value.isSame(as: handle) }?.key } ?? "-"
                 let task = stop.task.flatMap { handle in tasks.first { $0.value == handle }?.key } ?? "-"
@@ -92,14 +125,14 @@ import Testing
         fixture.add("b", order: 1)
         fixture.registry.workerBegins()
         let first = fixture.registry.take()
-        #expect(first?.job == "a")
+        #expect(first?.entry.name == "a")
         #expect(first?.startsWorker == true)
         #expect(fixture.registry.onWorkerCount == 1)
         #expect(fixture.registry.waitingCount == 1)
         // The second worker takes "b"; nothing else waits, so it asks for nobody.
         fixture.registry.workerBegins()
         let second = fixture.registry.take()
-        #expect(second?.job == "b")
+        #expect(second?.entry.name == "b")
         #expect(second?.startsWorker == false)
     }
 
@@ -110,7 +143,7 @@ import Testing
         #expect(fixture.beginAndTake() == "a")
         fixture.registry.end(fixture.token("a"))
         // A second worker was asked for; until it begins, this one takes "b" itself.
-        #expect(fixture.registry.finishJobAndTakeNext()?.job == "b")
+        #expect(fixture.registry.finishJobAndTakeNext()?.entry.name == "b")
         fixture.registry.end(fixture.token("b"))
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
         #expect(fixture.registry.idleWorkers == 0)
@@ -135,10 +168,13 @@ import Testing
 
     // MARK: - Async side effects
 
-    @Test func anAsyncSideEffectWithoutInterceptors_isATaskAtOnce_andNeedsNoWorker() {
+    @Test func anAsyncSideEffectWithoutInterceptors_waitsForAWorker_andIsATaskOnceTaken() {
         var fixture = Fixture()
         let added = fixture.add("a", order: 0, startsTask: true)
-        #expect(!added.startsWorker)
+        #expect(added.startsWorker)
+        #expect(fixture.registry.waitingCount == 1)
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(fixture.beginAndTake() == "a")
         #expect(fixture.registry.taskCount == 1)
         #expect(fixture.registry.isIdleOnWorkers)
         #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
@@ -158,11 +194,11 @@ import Testing
 
     @Test func aBodyThatEndsBeforeItsHandleArrives_leavesNothingForTheAttach() {
         var fixture = Fixture()
-        fixture.add("a", order: 0, startsTask: true)
+        fixture.addTask("a", order: 0)
         fixture.registry.end(fixture.token("a"))
         #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
         // The slot is reused; the old token names nothing in it.
-        fixture.add("b", order: 1, startsTask: true)
+        fixture.addTask("b", order: 1)
         #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
         #expect(fixture.registry.attach(fixture.task("tb"), to: fixture.token("b")) == nil)
     }
@@ -179,7 +215,7 @@ import Testing
 
     @Test func cancellingARunningTask_marksIt_untilItsBodyEnds_andTheEndReportsTheCancellation() {
         var fixture = Fixture()
-        fixture.add("a", order: 0, startsTask: true)
+        fixture.addTask("a", order: 0)
         #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
         let stop = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
         #expect(fixture.names(stop.map { [$0] } ?? []) == ["a/ta"])
@@ -192,7 +228,7 @@ import Testing
 
     @Test func aCancellationBeforeTheHandle_handsTheTaskBackToBeCancelledAtTheAttach() {
         var fixture = Fixture()
-        fixture.add("a", order: 0, startsTask: true)
+        fixture.addTask("a", order: 0)
         let stop = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
         #expect(fixture.names(stop.map { [$0] } ?? []) == ["a/-"])
         #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == fixture.task("ta"))
@@ -223,9 +259,9 @@ import Testing
     @Test func cancelByID_stopsEveryOneOfThatIDDispatchedBefore_inDispatchOrder_andNoOther() {
         var fixture = Fixture()
         fixture.add("s1", order: 0, id: "search")
-        fixture.add("other", order: 1, id: "save")
-        fixture.add("s2", order: 2, id: "search", startsTask: true)
         #expect(fixture.beginAndTake() == "s1")
+        fixture.addTask("s2", order: 1, id: "search")
+        fixture.add("other", order: 2, id: "save")
         let stops = fixture.registry.cancel(id: "search", before: 3, leavingCut: false)
         #expect(fixture.names(stops) == ["s1/-", "s2/-"])
         // Dispatched after the call: not affected.
@@ -257,9 +293,9 @@ import Testing
 
     @Test func latestWins_cancelsTheOlderOnesOfItsID_waitingOrRunning_inDispatchOrder() {
         var fixture = Fixture()
-        fixture.add("s1", order: 0, id: "search", latestWins: false, startsTask: true)
+        fixture.addTask("s1", order: 0, id: "search", latestWins: false)
         #expect(fixture.registry.attach(fixture.task("t1"), to: fixture.token("s1")) == nil)
-        fixture.add("s2", order: 1, id: "search", latestWins: false, startsTask: true)
+        fixture.addTask("s2", order: 1, id: "search", latestWins: false)
         fixture.add("s3", order: 2, id: "search")
         fixture.add("save", order: 3, id: "save", latestWins: true)
         // s4 cancels the two not cancelled yet (s1 and s2, running; s3, waiting), oldest first.
@@ -272,7 +308,7 @@ import Testing
 
     @Test func aNewerOneWithoutLatestWins_leavesTheOlderOnesRunning() {
         var fixture = Fixture()
-        fixture.add("s1", order: 0, id: "search", latestWins: true, startsTask: true)
+        fixture.addTask("s1", order: 0, id: "search", latestWins: true)
         let added = fixture.add("s2", order: 1, id: "search", latestWins: false, startsTask: true)
         #expect(added.cancelling.isEmpty)
         #expect(fixture.registry.count == 2)
@@ -282,7 +318,7 @@ import Testing
 
     @Test func aShutdownCounts_whatEndsAsHandled_andWhatIsCancelledAsCancelled() {
         var fixture = Fixture()
-        fixture.add("done", order: 0, startsTask: true)
+        fixture.addTask("done", order: 0)
         fixture.add("cancelled", order: 1)
         fixture.registry.beginShutdown()
         fixture.registry.end(fixture.token("done"))
@@ -296,7 +332,7 @@ import Testing
         var fixture = Fixture()
         fixture.add("syncRunning", order: 0, isAsync: false)
         #expect(fixture.beginAndTake() == "syncRunning")
-        fixture.add("asyncTask", order: 1, startsTask: true)
+        fixture.addTask("asyncTask", order: 1)
         fixture.add("asyncOnWorker", order: 2)
         fixture.registry.workerBegins()
         #expect(fixture.take() == "asyncOnWorker")
@@ -321,7 +357,7 @@ import Testing
         var fixture = Fixture()
         fixture.add("stuckSync", order: 0, isAsync: false)
         #expect(fixture.beginAndTake() == "stuckSync")
-        fixture.add("stuckTask", order: 1, startsTask: true)
+        fixture.addTask("stuckTask", order: 1)
         fixture.registry.beginShutdown()
         let cancelled = fixture.registry.cancelForShutdown()
         #expect(fixture.names(cancelled) == ["stuckTask/-"])
@@ -335,9 +371,23 @@ import Testing
         #expect(fixture.add("after", order: 2).refusal == .shutdown)
     }
 
+    @Test func oneCancelledBeforeTheShutdown_isLeftOutOfItsCounts_butCountsAsStillRunningIfItIs() {
+        var fixture = Fixture()
+        fixture.addTask("cancelledEarly", order: 0)
+        fixture.addTask("stuck", order: 1)
+        _ = fixture.registry.cancel(promise: fixture.promise("cancelledEarly"), cutBefore: nil)
+        _ = fixture.registry.cancel(promise: fixture.promise("stuck"), cutBefore: nil)
+        fixture.registry.beginShutdown()
+        // Its body ends during the shutdown: its caller saw it rejected before; nothing is counted.
+        #expect(fixture.registry.end(fixture.token("cancelledEarly")) == .cancelled)
+        let (counts, stops) = fixture.registry.giveUp()
+        #expect(counts == .init(handled: 0, cancelled: 0, stillRunning: 1))
+        #expect(stops.isEmpty)
+    }
+
     @Test func withoutAShutdown_nothingIsCounted() {
         var fixture = Fixture()
-        fixture.add("a", order: 0, startsTask: true)
+        fixture.addTask("a", order: 0)
         fixture.registry.end(fixture.token("a"))
         fixture.registry.beginShutdown()
         let (counts, _) = fixture.registry.giveUp()
@@ -362,11 +412,11 @@ import Testing
             #expect(fixture.add("job", order: round).startsWorker)
             fixture.registry.workerBegins()
             let taken = fixture.registry.take()
-            #expect(taken?.job == "job")
+            #expect(taken?.entry.name == "job")
             if let taken { fixture.registry.end(taken.token) }
             #expect(fixture.registry.finishJobAndTakeNext() == nil)
         }
-        #expect(fixture.registry.slots.count == 1)
-        #expect(fixture.registry.waitingQueue.count <= SideEffectRegistry<String>.compactionThreshold)
+        #expect(fixture.registry.states.count == 1)
+        #expect(fixture.registry.waitingQueue.count <= SideEffectRegistry<Named>.compactionThreshold)
     }
 }

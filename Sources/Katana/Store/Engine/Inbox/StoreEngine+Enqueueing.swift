@@ -1,0 +1,41 @@
+extension StoreEngine {
+    // MARK: - The ways items reach the inbox
+
+    /// Adds an item to the inbox (a retried dispatch comes this way).
+    func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        enqueue(item, settling: promise, skipsInterceptors: false)
+    }
+
+    /// Adds an item that the store's own work dispatches (a side effect through its context, an
+    /// interceptor, the dependencies): a shutdown that lets work finish still takes it.
+    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true)
+    }
+
+    /// Adds an envelope that has been on its way through the store already (see
+    /// ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:fromStoreWork:)``).
+    func enqueue(_ envelope: Envelope) {
+        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors, fromStoreWork: true)
+    }
+
+    // MARK: - A waiting thread handles its own item
+
+    /// How many waiting items a thread blocked on a promise looks through for that promise's item.
+    private static var helpingSearchLimit: Int { 64 }
+
+    /// Called by a thread about to block on the promise identified by `promise`: when a drain block
+    /// is queued but has not started, and that promise's item is near the front of the inbox,
+    /// handles the items up to and including it on this thread. Later items are left to the block.
+    func helpDrain(until promise: ObjectIdentifier) {
+        let handover = inbox.withLock { inbox in
+            inbox.help(searchLimit: Self.helpingSearchLimit) { envelope in
+                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
+            }
+        }
+        guard let handover else { return }
+        let previous = StoreQueueMarker.mark(self)
+        defer { StoreQueueMarker.restore(previous) }
+        handle(handover.items, for: handover.audience, with: handover.right)
+        finish(handover.relinquish(keepingAtMost: Drainer<S>.retainedBatchCapacity))
+    }
+}

@@ -1,0 +1,80 @@
+extension SideEffectRunner {
+    // MARK: - Async side effects
+
+    /// Starts the task of an async side effect on a worker, once its interceptors have passed it
+    /// on (or passed on an async replacement, which takes its place); the task ends the side
+    /// effect's entry and settles its promise when the body returns.
+    func startTask(_ job: Job, token: Registry.Token) {
+        if let cancellation = registry.withLock({ $0.startTask(token) }) {
+            // Cancelled while its interceptors ran: it does not start.
+            job.envelope.reject(cancellation.error(for: job.itemType))
+            return
+        }
+        let task = makeTask(job, token: token)
+        registry.withLock { $0.attach(task, to: token) }?.cancel()
+    }
+
+    /// Makes the task of an async side effect whose entry is a task already (or, with a task
+    /// starter, hands it to the starter).
+    ///
+    /// On this worker the task starts at once and runs until it first suspends (where the
+    /// platform has `Task.immediate`; an ordinary task elsewhere): a short side effect starts,
+    /// runs and ends here, with no hop to another thread, and one that blocks before it suspends
+    /// holds up only this worker.
+    func makeTask(_ job: Job, token: Registry.Token) -> Task<Void, Never> {
+        job.taskRunner = self
+        job.taskToken = token
+        if let taskStarter {
+            return taskStarter { await Self.runTask(job) }
+        }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate { await Self.runTask(job) }
+        }
+        return Task { await Self.runTask(job) }
+    }
+
+    /// The body of an async side effect's task. It runs on the task's executor without a switch
+    /// of its own (`nonisolated(nonsending)`): the side effect's body makes the one switch it needs.
+    /// It keeps little across the await, so that the task's frames stay small (docs/PERFORMANCE.md,
+    /// "Side effects: no-op AsyncSideEffect").
+    nonisolated(nonsending) private static func runTask(_ job: Job) async {
+        guard case .start(let runner) = job.kind else { return }
+        // Cancelled before its handle reached the registry: the task cancels itself, so the body
+        // sees it from its first line.
+        if job.isCancellationRequested {
+            withUnsafeCurrentTask { $0?.cancel() }
+        }
+        let interval = job.taskRunner?.tracer?.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
+        let outcome: Result<any Sendable, any Error>
+        do {
+            outcome = .success(try await runner.run(job.envelope.item))
+        } catch {
+            outcome = .failure(error)
+        }
+        finishTask(job, outcome: outcome, interval: interval)
+    }
+
+    /// Ends a task's side effect: its entry goes, then its promise settles, so whoever sees the
+    /// promise settled sees the side effect gone. A cancelled one's promise gets the
+    /// cancellation's error, whether the canceller's rejection or the body's end comes first.
+    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, interval: SignpostLogger.Interval?) {
+        guard let owner = job.taskRunner, let token = job.taskToken else { return }
+        if let tracer = owner.tracer, let interval {
+            tracer.end(interval)
+        }
+        if let cancellation = owner.registry.withLock({ $0.end(token) }) {
+            job.envelope.reject(cancellation.error(for: job.itemType))
+        } else {
+            job.envelope.promise?.settle(erased: outcome, replacing: job.envelope.item)
+        }
+        owner.activity.pokeIfWatched()
+    }
+
+    /// Rejects each stopped side effect's promise with its cancellation's error, and cancels its task.
+    static func carryOut(_ stops: [Registry.Stop]) {
+        for stop in stops {
+            stop.promise?.cancel(with: stop.reason.error(for: stop.itemType))
+            stop.task?.cancel()
+        }
+    }
+}

@@ -1,0 +1,277 @@
+/// Runs a store's side effects: keeps them in its ``SideEffectRegistry`` from the moment the
+/// drainer takes them, runs synchronous ones (and async ones with interceptors) on workers of the
+/// store's own, threads of ``WorkerThreads``, and starts async ones as tasks.
+///
+/// A side effect's interceptors run where the side effect runs, on its worker, as in Katana 6: an
+/// interceptor may block on a dispatch it makes there. What they pass on is handled as what it is:
+/// a side effect on the same worker, anything else in the store's inbox.
+///
+/// A worker of this store takes side effects until none waits, so a burst of short ones costs a
+/// few thread wake-ups, not one each; a side effect that blocks (a sleep, a semaphore, synchronous
+/// I/O, the package's own `wait`) holds only its own worker, and the next side effect gets
+/// another.
+final class SideEffectRunner: @unchecked Sendable {
+    // @unchecked: `registry` is only reached through its lock; everything else is a constant.
+
+    /// One side effect the store has taken: its item and promise, how to run it, and its task
+    /// once started. One object, so that the registry and the workers pass it around with a
+    /// retain, instead of copying the item and its promise each time (docs/PERFORMANCE.md,
+    /// "Side effects").
+    final class Job: RegisteredSideEffect, @unchecked Sendable {
+        // @unchecked: `task` is only read and written under the registry's lock; everything else
+        // is a constant.
+
+        /// How it runs.
+        enum Kind {
+            /// A synchronous or returning side effect: its interceptors, then its body.
+            case run(ItemKind.SideEffectRunner)
+            /// An async side effect: its interceptors on a worker (if it has any), then its task.
+            case start(ItemKind.AsyncSideEffectRunner)
+        }
+
+        let envelope: Envelope
+        let kind: Kind
+        let identity: SideEffectIdentity?
+        let startsTaskWhenTaken: Bool
+        var task: Task<Void, Never>?
+        /// The runner that starts its task, and the entry the task ends: set before the task is
+        /// made, read by the task only. Held here so that the task's closure captures this one
+        /// object, which then serves as the closure's context (no allocation of its own).
+        var taskRunner: SideEffectRunner?
+        var taskToken: Registry.Token?
+        /// Set once it is cancelled, read by its task as it starts: an atomic, so that the task's
+        /// first step costs no lock (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+        private let cancelled = AtomicFlag()
+
+        /// The side effect this one stands in for, when an interceptor passed it on in its place:
+        /// the registry knows only that one, and cancels it.
+        private let standIn: Job?
+
+        init(_ envelope: Envelope, _ kind: Kind, identity: SideEffectIdentity?, startsTaskWhenTaken: Bool, standingInFor original: Job? = nil) {
+            self.envelope = envelope
+            self.kind = kind
+            self.identity = identity
+            self.startsTaskWhenTaken = startsTaskWhenTaken
+            standIn = original
+        }
+
+        var order: UInt64 { envelope.sequence }
+        var promise: PromiseHandle? { envelope.promise }
+        var isAsync: Bool {
+            if case .start = kind { return true }
+            return false
+        }
+        var itemType: any Dispatchable.Type {
+            switch kind {
+            case .run: type(of: envelope.item)
+            case .start(let runner): runner.itemType
+            }
+        }
+
+        func cancellationRequested() {
+            cancelled.raise()
+        }
+
+        /// Whether the registry has marked it (or the side effect it stands in for) cancelled.
+        var isCancellationRequested: Bool {
+            cancelled.isRaised || standIn?.isCancellationRequested == true
+        }
+    }
+
+    typealias Registry = SideEffectRegistry<Job>
+
+    /// The side effects, in dispatch order, and the store's workers (lock order: never held with
+    /// the inbox's or the delivery's lock; a promise's lock is never held when it is taken).
+    let registry = Locked(Registry())
+    private let threads: WorkerThreads
+    let tracer: SignpostLogger?
+    private let chain: InterceptorChain?
+    private let classify: @Sendable (any Dispatchable) -> ItemKind
+    private let handOff: @Sendable (Envelope) -> Void
+    /// Starts async side effects' tasks, when the configuration gives a starter.
+    let taskStarter: AsyncSideEffectTaskStarter?
+    /// Poked when a side effect leaves a worker or ends.
+    let activity: ActivitySignal
+
+    /// A runner for the store's side effects (each kind's runner holds the store's context),
+    /// through `chain` when there is one, on `threads`. `classify` tells what an interceptor passed
+    /// on in place of a side effect, and `handOff` sends it to the store when it is not one.
+    init(
+        tracer: SignpostLogger?,
+        chain: InterceptorChain?,
+        classify: @escaping @Sendable (any Dispatchable) -> ItemKind,
+        handOff: @escaping @Sendable (Envelope) -> Void,
+        taskStarter: AsyncSideEffectTaskStarter?,
+        activity: ActivitySignal,
+        threads: WorkerThreads = .shared
+    ) {
+        self.tracer = tracer
+        self.chain = chain
+        self.classify = classify
+        self.handOff = handOff
+        self.taskStarter = taskStarter
+        self.activity = activity
+        self.threads = threads
+    }
+
+    // MARK: - Taking side effects in (the drainer)
+
+    /// The drainer takes a synchronous or returning side effect: it waits for a worker.
+    func submit(_ envelope: Envelope, running runner: @escaping ItemKind.SideEffectRunner) {
+        _ = add(Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false))
+    }
+
+    /// The drainer takes an async side effect: it waits for a worker, which runs its interceptors
+    /// (if the store has any) and starts its task.
+    func submit(_ envelope: Envelope, starting runner: ItemKind.AsyncSideEffectRunner) {
+        let interceptorsFirst = chain != nil && !envelope.skipsInterceptors
+        _ = add(Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: !interceptorsFirst))
+    }
+
+    /// Gives the side effect its entry; returns it, or nil when it was refused (its promise is
+    /// rejected here).
+    private func add(_ job: Job) -> Registry.Token? {
+        let added = registry.withLock { $0.add(job) }
+        if !added.cancelling.isEmpty {
+            Self.carryOut(added.cancelling)
+        }
+        if let refusal = added.refusal {
+            job.envelope.reject(refusal.error(for: job.itemType))
+        }
+        if added.startsWorker {
+            startWorker()
+        }
+        return added.token
+    }
+
+    // MARK: - Workers
+
+    private func startWorker() {
+        threads.run { self.work() }
+    }
+
+    /// One of the store's workers: takes side effects until none waits.
+    private func work() {
+        var taken = registry.withLock { registry in
+            registry.workerBegins()
+            return registry.take()
+        }
+        while let job = taken {
+            if job.startsWorker {
+                startWorker()
+            }
+            taken = run(job.entry, token: job.token)
+            activity.pokeIfWatched()
+        }
+    }
+
+    /// Runs one job on this worker; returns the next one, taken when this one ended.
+    private func run(_ job: Job, token: Registry.Token) -> Registry.Taken? {
+        let envelope = job.envelope
+        switch job.kind {
+        case .run(let runner):
+            guard let chain, !envelope.skipsInterceptors else {
+                // The common case: the body's end and the next job's take in one look at the registry.
+                let outcome = runBody(envelope, with: runner)
+                let (cancellation, next) = registry.withLock { $0.end(token, thenTakeNext: ()) }
+                envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
+                return next
+            }
+            intercept(job, token: token, with: chain) { passed in
+                let outcome = self.runBody(passed, with: runner)
+                return self.registry.withLock { $0.end(token) }.map { .failure($0.error(for: job.itemType)) } ?? outcome
+            }
+        case .start(let runner):
+            guard let chain, !job.startsTaskWhenTaken else {
+                // Taken as a task already: start it, then the task's handle and the next job's
+                // take in one look at the registry.
+                let task = makeTask(job, token: token)
+                let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNext: ()) }
+                cancelNow?.cancel()
+                return next
+            }
+            intercept(job, token: token, with: chain) { passed in
+                self.startTask(Job(passed, .start(runner), identity: job.identity, startsTaskWhenTaken: false, standingInFor: job), token: token)
+                return nil
+            }
+        }
+        return registry.withLock { $0.finishJobAndTakeNext() }
+    }
+
+    /// Runs the side effect's interceptors on this worker. The first item they pass on with the
+    /// side effect's own type goes to `handle`, in its place; anything else, and any later item,
+    /// is handled as what it is.
+    private func intercept(
+        _ job: Job,
+        token: Registry.Token,
+        with chain: InterceptorChain,
+        handle: @escaping (Envelope) -> Settlement?
+    ) {
+        let envelope = job.envelope
+        let type = ObjectIdentifier(Swift.type(of: envelope.item))
+        var tokenUsed = false
+        let verdict = chain.run(envelope, in: InterceptorChain.Pass(for: chain) { passed in
+            defer { tokenUsed = true }
+            if tokenUsed {
+                return self.handleExtra(passed)
+            }
+            if ObjectIdentifier(Swift.type(of: passed.item)) == type {
+                return handle(passed)
+            }
+            return self.handleReplacement(passed, standingInFor: job, token: token)
+        })
+        switch verdict {
+        case .passedOn:
+            break
+        case .blocked:
+            _ = registry.withLock { $0.end(token) }
+            envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
+        case .rejected(let error):
+            _ = registry.withLock { $0.end(token) }
+            envelope.reject(error)
+        }
+    }
+
+    /// Handles what an interceptor passed on in place of the side effect, as what it is, in its
+    /// place in the registry; returns how to settle its promise once the interceptors have returned.
+    private func handleReplacement(_ envelope: Envelope, standingInFor original: Job, token: Registry.Token) -> Settlement? {
+        switch classify(envelope.item) {
+        case .sideEffect(let runner):
+            let outcome = runBody(envelope, with: runner)
+            return registry.withLock { $0.end(token) }.map { .failure($0.error(for: type(of: envelope.item))) } ?? outcome
+        case .asyncSideEffect(let runner):
+            let job = Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: false, standingInFor: original)
+            startTask(job, token: token)
+        case .updater, .unsupported, .ambiguous:
+            registry.withLock { $0.handOver(token) }
+            handOff(envelope)
+        }
+        return nil
+    }
+
+    /// Handles an item an interceptor passed on after the first one (without a promise): a
+    /// synchronous side effect runs here, an async one gets an entry of its own, anything else
+    /// goes to the inbox.
+    private func handleExtra(_ envelope: Envelope) -> Settlement? {
+        switch classify(envelope.item) {
+        case .sideEffect(let runner):
+            _ = try? runner(envelope.item)
+        case .asyncSideEffect(let runner):
+            submit(envelope, starting: runner)
+        case .updater, .unsupported, .ambiguous:
+            handOff(envelope)
+        }
+        return nil
+    }
+
+    /// Runs a synchronous side effect's body here; returns its outcome, for its promise.
+    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
+        SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
+            do {
+                return .result(.success(try runner(envelope.item)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}

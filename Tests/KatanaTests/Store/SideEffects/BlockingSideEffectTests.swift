@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import Katana
+
+/// However a side effect blocks, one dispatched meanwhile starts promptly (DESIGN.md §3 item 3):
+/// side effects run on threads of the package's own, not on a dispatch queue that adds threads
+/// slowly. Past the threads' cap, work waits for a thread; it is never lost.
+@Suite struct BlockingSideEffectTests {
+    /// How many side effects block while the short ones run.
+    private static let blockedCount = 64
+    /// How many short side effects run past them.
+    private static let shortCount = 10_000
+
+    /// A side effect that blocks its thread in the way `block` says until released.
+    private struct Blocking: SideEffect {
+        let started: Counter
+        let block: @Sendable () -> Void
+        func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+            started.increment()
+            block()
+        }
+    }
+
+    /// A side effect that returns at once.
+    private struct Short: SideEffect {
+        let done: Counter
+        func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
+            done.increment()
+        }
+    }
+
+    /// Dispatches the blocked side effects, waits until all have started, runs the short ones to
+    /// their end while the blocked ones still block, then releases them with `release`.
+    private func shortOnesRunPast(blocking block: @escaping @Sendable () -> Void, release: () -> Void) async throws {
+        let store = makeStore()
+        let started = Counter()
+        let blocked = (0 ..< Self.blockedCount).map { _ in store.dispatch(Blocking(started: started, block: block)) }
+        let allStarted = await eventuallyAsync { started.value == Self.blockedCount }
+        #expect(allStarted, "only \(started.value) of \(Self.blockedCount) blocked side effects started")
+        let done = Counter()
+        let short = (0 ..< Self.shortCount).map { _ in store.dispatch(Short(done: done)) }
+        for promise in short {
+            _ = try await withTimeout { try await promise.value }
+        }
+        #expect(done.value == Self.shortCount)
+        // None of the short ones waited for a blocked one to end: all are still blocked.
+        #expect(blocked.allSatisfy { $0.isPending })
+        release()
+        for promise in blocked {
+            _ = try await withTimeout { try await promise.value }
+        }
+    }
+
+    @Test func sixtyFourBlockedInThreadSleep_tenThousandShortOnesStillComplete() async throws {
+        let released = Latch()
+        let isReleased = Locked(false)
+        try await shortOnesRunPast(blocking: {
+            // Blocked in sleeps until released (and at most for the hold timeout).
+            let deadline = ContinuousClock.now + holdTimeout
+            while !isReleased.withLock({ $0 }), ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }, release: {
+            isReleased.withLock { $0 = true }
+            released.open()
+        })
+    }
+
+    @Test func sixtyFourBlockedOnASemaphore_tenThousandShortOnesStillComplete() async throws {
+        let semaphore = DispatchSemaphore(value: 0)
+        try await shortOnesRunPast(blocking: {
+            _ = semaphore.wait(timeout: .now() + holdTimeout.timeInterval)
+        }, release: {
+            for _ in 0 ..< Self.blockedCount {
+                semaphore.signal()
+            }
+        })
+    }
+
+    @Test func sixtyFourBlockedInThePackagesWait_tenThousandShortOnesStillComplete() async throws {
+        let gate = Promise<Void>.pending()
+        try await shortOnesRunPast(blocking: {
+            _ = try? gate.wait(timeout: holdTimeout)
+        }, release: {
+            _ = gate.resolve(())
+        })
+    }
+
+    @Test func pastTheCap_aSideEffectIsQueued_andRunsOnceAThreadFrees() async throws {
+        let threads = WorkerThreads(maximumThreads: 4, idleTimeout: .seconds(1), name: "test.cap")
+        var configuration = testConfiguration()
+        configuration.workerThreads = threads
+        let store = makeStore(configuration: configuration)
+        let started = Counter()
+        let semaphore = DispatchSemaphore(value: 0)
+        let blocked = (0 ..< 4).map { _ in
+            store.dispatch(Blocking(started: started) { _ = semaphore.wait(timeout: .now() + holdTimeout.timeInterval) })
+        }
+        #expect(await eventuallyAsync { started.value == 4 })
+        let done = Counter()
+        let queued = store.dispatch(Short(done: done))
+        // Every thread of the pool is blocked: the fifth waits, counted, and is not run.
+        #expect(await eventuallyAsync { threads.statistics.queued == 1 })
+        #expect(done.value == 0)
+        #expect(queued.isPending)
+        #expect(store.activeSideEffectCount == 5)
+        semaphore.signal()
+        _ = try await withTimeout { try await queued.value }
+        #expect(done.value == 1)
+        for _ in 1 ..< 4 {
+            semaphore.signal()
+        }
+        for promise in blocked {
+            _ = try await withTimeout { try await promise.value }
+        }
+    }
+
+    @Test func pastTheCap_aSideEffectBlockedInThePackagesWait_letsTheQueuedOnesRun() async throws {
+        var configuration = testConfiguration()
+        configuration.workerThreads = WorkerThreads(maximumThreads: 2, idleTimeout: .seconds(1), name: "test.cap.wait")
+        let store = makeStore(configuration: configuration)
+        let started = Counter()
+        let gate = Promise<Void>.pending()
+        let blocked = (0 ..< 8).map { _ in
+            store.dispatch(Blocking(started: started) { _ = try? gate.wait(timeout: holdTimeout) })
+        }
+        // A blocked `wait` does not count against the cap: all eight start.
+        #expect(await eventuallyAsync { started.value == 8 })
+        let done = Counter()
+        let short = (0 ..< 100).map { _ in store.dispatch(Short(done: done)) }
+        for promise in short {
+            _ = try await withTimeout { try await promise.value }
+        }
+        #expect(done.value == 100)
+        _ = gate.resolve(())
+        for promise in blocked {
+            _ = try await withTimeout { try await promise.value }
+        }
+    }
+}
