@@ -22,6 +22,23 @@ func burst(_ store: BenchStore) {
     check(store.state.counter == count, "counter is \(store.state.counter), expected \(count)")
 }
 
+/// A nonisolated async function that returns at once, as the simplest side effect body does.
+@inline(never)
+func bareTaskBody() async {}
+
+/// A value behind a lock, for the bare-tasks workload.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 switch workload {
 case "updaters":
     burst(BenchStore())
@@ -69,6 +86,19 @@ case "asyncsideeffects":
     let store = BenchStore()
     let promises = (0 ..< count).map { _ in store.dispatch(NoOpAsyncSideEffect()) }
     promises.forEach { $0.settled("async side effect") }
+case "bare-tasks":
+    // The runtime's own cost of what an async side effect needs at least: a task started at once
+    // on the dispatching thread, whose body awaits a nonisolated async function and reports its
+    // end; no store. A floor to compare `asyncsideeffects` with (docs/PERFORMANCE.md).
+    let remaining = Locked(count)
+    let done = DispatchSemaphoreBox()
+    for _ in 0 ..< count {
+        _ = Task.immediate {
+            await bareTaskBody()
+            if remaining.withLock({ value in value -= 1; return value }) == 0 { done.signal() }
+        }
+    }
+    done.wait()
 case "producer":
     let store = BenchStore()
     var producing: UInt64 = 0

@@ -33,30 +33,29 @@ enum ItemKind {
     /// holds, checked once for the type); returns its value.
     typealias SideEffectRunner = @Sendable (_ item: any Dispatchable) throws -> any Sendable
     /// How to run the async side effects of one type: one object, so that a kind is copied with a
-    /// single retain.
-    final class AsyncSideEffectRunner: Sendable {
-        /// The type of ``run``.
-        typealias Run = nonisolated(nonsending) @Sendable (_ item: any Dispatchable) async throws -> any Sendable
+    /// single retain. ``TypedAsyncSideEffectRunner`` is the one the store makes, for each type.
+    class AsyncSideEffectRunner: @unchecked Sendable {
+        // @unchecked: its only stored property is a constant metatype; subclasses add constants.
+
+        /// The classified type, for error messages.
+        let itemType: any Dispatchable.Type
+
+        init(itemType: any Dispatchable.Type) {
+            self.itemType = itemType
+        }
 
         /// Runs an async side effect of the classified type with the store's context (which the
         /// runner holds, checked once for the type); returns its value. It runs on the caller's
         /// executor (`nonisolated(nonsending)`), so the store's own steps add no executor switch
         /// to the one the side effect's body makes (docs/PERFORMANCE.md, "Side effects: no-op
         /// AsyncSideEffect").
-        let run: Run
-        /// The side effect's cancellation id and whether it cancels those in flight; nil without an id.
-        let identity: @Sendable (_ item: any Dispatchable) -> SideEffectIdentity?
-        /// The classified type, for error messages.
-        let itemType: any Dispatchable.Type
+        nonisolated(nonsending) func run(_ item: any Dispatchable) async throws -> any Sendable {
+            throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
+        }
 
-        init(
-            itemType: any Dispatchable.Type,
-            run: @escaping Run,
-            identity: @escaping @Sendable (any Dispatchable) -> SideEffectIdentity?
-        ) {
-            self.itemType = itemType
-            self.run = run
-            self.identity = identity
+        /// The side effect's cancellation id and whether it cancels those in flight; nil without an id.
+        func identity(_ item: any Dispatchable) -> SideEffectIdentity? {
+            nil
         }
     }
 
@@ -176,30 +175,43 @@ extension SideEffect {
 
 extension AsyncSideEffect {
     /// Runs items of this type as async side effects with `context` seen as their typed context,
-    /// checked here once for the type (the item's type was checked when it was classified); a
-    /// context of other types makes each run throw ``KatanaError/sideEffectContextMismatch(sideEffect:expected:actual:)``.
+    /// checked here once for the type (the item's type was checked when it was classified).
     static func asyncRunner(context: any AnySideEffectContext) -> ItemKind.AsyncSideEffectRunner {
-        let typed = context as? SideEffectContext<StateType, Dependencies>
-        let actual = typeName(type(of: context))
-        return ItemKind.AsyncSideEffectRunner(
-            itemType: Self.self,
-            run: { item in
-                // Copied out before the await: the concrete view is only valid inside the call.
-                let sideEffect = Unsafe.withConcrete(item, as: Self.self) { $0 }
-                guard let typed else {
-                    throw KatanaError.sideEffectContextMismatch(
-                        sideEffect: typeName(Self.self),
-                        expected: typeName(SideEffectContext<StateType, Dependencies>.self),
-                        actual: actual
-                    )
-                }
-                return try await sideEffect.sideEffect(typed)
-            },
-            identity: { item in
-                Unsafe.withConcrete(item, as: Self.self) { sideEffect in
-                    sideEffect.cancellationID.map { SideEffectIdentity(id: $0, cancelsInFlight: sideEffect.cancelsInFlight) }
-                }
-            }
-        )
+        TypedAsyncSideEffectRunner<Self>(context: context)
+    }
+}
+
+/// How the store runs the async side effects of one type `T`: generic over it, so each call goes
+/// straight to `T`'s own code, and holding the store's context as `T`'s typed context, checked
+/// once. A context of other types makes each run throw
+/// ``KatanaError/sideEffectContextMismatch(sideEffect:expected:actual:)``.
+final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEffectRunner, @unchecked Sendable {
+    // @unchecked: every stored property is a constant of a `Sendable` type.
+    private let context: SideEffectContext<T.StateType, T.Dependencies>?
+    private let actualContextType: String
+
+    init(context: any AnySideEffectContext) {
+        self.context = context as? SideEffectContext<T.StateType, T.Dependencies>
+        actualContextType = typeName(type(of: context))
+        super.init(itemType: T.self)
+    }
+
+    nonisolated(nonsending) override func run(_ item: any Dispatchable) async throws -> any Sendable {
+        // Copied out before the await: the concrete view is only valid inside the call.
+        let sideEffect = Unsafe.withConcrete(item, as: T.self) { $0 }
+        guard let context else {
+            throw KatanaError.sideEffectContextMismatch(
+                sideEffect: typeName(T.self),
+                expected: typeName(SideEffectContext<T.StateType, T.Dependencies>.self),
+                actual: actualContextType
+            )
+        }
+        return try await sideEffect.sideEffect(context)
+    }
+
+    override func identity(_ item: any Dispatchable) -> SideEffectIdentity? {
+        Unsafe.withConcrete(item, as: T.self) { sideEffect in
+            sideEffect.cancellationID.map { SideEffectIdentity(id: $0, cancelsInFlight: sideEffect.cancelsInFlight) }
+        }
     }
 }
