@@ -14,6 +14,7 @@ private func registerAll() {
     registerUpdaterBenchmarks()
     registerReferenceBenchmarks()
     registerSideEffectBenchmarks()
+    registerBlockingBenchmarks()
     registerLatencyBenchmarks()
     registerLargeStateBenchmarks()
     registerPromiseBenchmarks()

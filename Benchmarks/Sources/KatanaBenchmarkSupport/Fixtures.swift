@@ -92,3 +92,27 @@ public struct Truncate: StateUpdater {
         state.items.removeLast(state.items.count - count)
     }
 }
+
+/// A side effect that blocks its worker on `gate` (a semaphore, not an announced wait) after
+/// signalling `started`: what a synchronous network or file call looks like to the store.
+public struct BlockOnGate: SideEffect {
+    public let started: DispatchSemaphoreBox
+    public let gate: DispatchSemaphoreBox
+    public init(started: DispatchSemaphoreBox, gate: DispatchSemaphoreBox) {
+        self.started = started
+        self.gate = gate
+    }
+    public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) throws {
+        started.signal()
+        gate.wait()
+    }
+}
+
+/// A side effect that signals `started` as its body begins.
+public struct SignalStart: SideEffect {
+    public let started: DispatchSemaphoreBox
+    public init(started: DispatchSemaphoreBox) { self.started = started }
+    public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) throws {
+        started.signal()
+    }
+}

@@ -16,6 +16,10 @@ public enum Scale {
     public static let dispatches = count(100_000, smoke: 1_000)
     /// Side effects per burst.
     public static let sideEffects = count(10_000, smoke: 100)
+    /// Side effects in the large burst.
+    public static let sideEffectBurst = count(100_000, smoke: 100)
+    /// Side effects started one after another while others block (one per benchmark iteration).
+    public static let startLatencies = count(2_000, smoke: 10)
     /// Sequential round trips (one per benchmark iteration).
     public static let roundTrips = count(10_000, smoke: 10)
     /// Listeners in the listener benchmark.

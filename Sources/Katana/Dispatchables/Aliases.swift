@@ -34,4 +34,4 @@ public typealias StoreInterceptor = @Sendable (_ context: any AnySideEffectConte
 /// Starts a task that runs `operation` (an ``AsyncSideEffect``'s body and the settling of its
 /// promise) and returns it, so that the store can cancel it; see
 /// `Store.Configuration.asyncSideEffectTaskStarter`.
-public typealias AsyncSideEffectTaskStarter = @Sendable (_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>
+package typealias AsyncSideEffectTaskStarter = @Sendable (_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>

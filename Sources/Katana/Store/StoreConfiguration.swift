@@ -14,11 +14,11 @@ extension Store {
         /// give the memory the burst freed back to the system (on Linux, where glibc otherwise keeps
         /// it resident; see README, "Performance and reliability"). Default: true.
         public let releasesMemoryAfterBursts: Bool
-        /// Starts the task each ``AsyncSideEffect`` runs in, when set: for tools that run side
-        /// effects on an executor of their own (`KatanaTesting`'s test clock, which knows when every
-        /// side effect has suspended). Default: nil, and the store starts the task itself, running it
-        /// on the side-effect worker until it first suspends.
-        public let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
+        /// Starts the task each ``AsyncSideEffect`` runs in, when set: a hook for `KatanaTesting`,
+        /// whose test clock runs side effects on an executor of its own and so knows when every one
+        /// has suspended. Default: nil, and the store starts the task itself, running it on the
+        /// side-effect worker until it first suspends.
+        package var asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
         /// The threads side effects run on: the process-wide ones, or (in the package's own tests)
         /// a pool with a small cap.
         var workerThreads = WorkerThreads.shared
@@ -28,14 +28,12 @@ extension Store {
             stateInitializerAsyncProvider: any Executor = ImmediateExecutor(),
             listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
             signpostLogger: SignpostLogger? = nil,
-            releasesMemoryAfterBursts: Bool = true,
-            asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil
+            releasesMemoryAfterBursts: Bool = true
         ) {
             self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
             self.listenersAsyncProvider = listenersAsyncProvider
             self.signpostLogger = signpostLogger
             self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
-            self.asyncSideEffectTaskStarter = asyncSideEffectTaskStarter
         }
 
         /// The default listener executor of this platform (see ``listenersAsyncProvider``).

@@ -163,13 +163,13 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         self.sends = LockedValue([])
         self.reporter = reporter
         self.creation = TestSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let testConfiguration = Store<S, D>.Configuration(
+        var testConfiguration = Store<S, D>.Configuration(
             stateInitializerAsyncProvider: ImmediateExecutor(),
             listenersAsyncProvider: configuration.listenersAsyncProvider,
             signpostLogger: configuration.signpostLogger,
-            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
-            asyncSideEffectTaskStarter: Self.taskStarter(log: log, clock: clock, activity: activity)
+            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts
         )
+        testConfiguration.asyncSideEffectTaskStarter = Self.taskStarter(log: log, clock: clock, activity: activity)
         store = Store(
             interceptors: [Self.recorder(log: log, activity: activity)] + interceptors + [Self.arrivalMarker(log: log)],
             stateInitializer: { initialState },

@@ -5,11 +5,9 @@ import Testing
 /// `Configuration.asyncSideEffectTaskStarter`: a tool starts the tasks async side effects run in.
 @Suite struct AsyncSideEffectTaskStarterTests {
     private func makeStore(starter: @escaping AsyncSideEffectTaskStarter) -> TestStore {
-        TestStore(
-            interceptors: [],
-            stateInitializer: { CounterState() },
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "starter.listeners"), asyncSideEffectTaskStarter: starter)
-        )
+        var configuration = TestStore.Configuration(listenersAsyncProvider: DispatchQueue(label: "starter.listeners"))
+        configuration.asyncSideEffectTaskStarter = starter
+        return TestStore(interceptors: [], stateInitializer: { CounterState() }, configuration: configuration)
     }
 
     @Test func everyAsyncSideEffectRunsInATaskTheStarterStarted() async throws {
