@@ -99,6 +99,29 @@ case "bare-tasks":
         }
     }
     done.wait()
+case "blocked-start":
+    // From a fresh process: dispatch `count` side effects that block on a semaphore, then one
+    // more; prints how long until all the blocked ones had started and until the extra one did
+    // (a cold pool: what the first blocking side effects of a service see).
+    let store = BenchStore()
+    let gate = DispatchSemaphoreBox()
+    let blockedStarted = DispatchSemaphoreBox()
+    let extraStarted = DispatchSemaphoreBox()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0 ..< count {
+        store.dispatch(BlockOnGate(started: blockedStarted, gate: gate))
+    }
+    store.dispatch(SignalStart(started: extraStarted))
+    extraStarted.wait()
+    let extra = DispatchTime.now().uptimeNanoseconds
+    for _ in 0 ..< count {
+        blockedStarted.wait()
+    }
+    let all = DispatchTime.now().uptimeNanoseconds
+    for _ in 0 ..< count {
+        gate.signal()
+    }
+    print("blocked-start \(count): the extra side effect started after \(Double(extra - start) / 1e6) ms, all \(count) blocked ones after \(Double(all - start) / 1e6) ms")
 case "producer":
     let store = BenchStore()
     var producing: UInt64 = 0

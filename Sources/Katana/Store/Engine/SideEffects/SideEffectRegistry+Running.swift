@@ -33,51 +33,8 @@ extension SideEffectRegistry {
         let token = store(entry, phase: .waiting)
         waitingCount += 1
         waitingQueue.append(token)
-        return Added(token: token, refusal: nil, cancelling: cancelling, startsWorker: askForWorkerIfNeeded())
-    }
-
-    // MARK: - Workers
-
-    /// A worker asked for by ``add(_:)`` or ``take()`` has begun: it takes jobs until none waits.
-    mutating func workerBegins() {
-        startingWorkers -= 1
-        idleWorkers += 1
-    }
-
-    /// A worker that has begun, or finished its job, takes the oldest waiting side effect; nil
-    /// when none waits (the worker then ends). When others still wait and no other worker is free,
-    /// the taker is told to ask for one more, so a burst spreads over workers as they free up.
-    mutating func take() -> Taken? {
-        idleWorkers -= 1
-        while nextWaiting < waitingQueue.count {
-            let token = waitingQueue[nextWaiting]
-            nextWaiting += 1
-            // A token whose side effect was cancelled while it waited names nothing waiting now.
-            guard isLive(token), states[token.slot].phase == .waiting, let entry = entries[token.slot] else { continue }
-            waitingCount -= 1
-            if entry.startsTaskWhenTaken {
-                states[token.slot].phase = .task
-                taskCount += 1
-            } else {
-                states[token.slot].phase = .onWorker
-                onWorkerCount += 1
-            }
-            compactWaitingQueue()
-            return Taken(token: token, entry: entry, startsWorker: askForWorkerIfNeeded())
-        }
-        if waitingQueue.capacity > Self.retainedQueueCapacity {
-            waitingQueue = []
-        } else {
-            waitingQueue.removeAll(keepingCapacity: true)
-        }
-        nextWaiting = 0
-        return nil
-    }
-
-    /// A worker finished its job and looks for the next one (see ``take()``).
-    mutating func finishJobAndTakeNext() -> Taken? {
-        idleWorkers += 1
-        return take()
+        let request = askForWorkerIfNeeded()
+        return Added(token: token, refusal: nil, cancelling: cancelling, startsWorker: request.startsWorker, startsMonitor: request.startsMonitor)
     }
 
     // MARK: - Running
@@ -89,6 +46,7 @@ extension SideEffectRegistry {
         if states[token.slot].cancellation != nil {
             return end(token)
         }
+        leaveWorker(token)
         states[token.slot].phase = .task
         onWorkerCount -= 1
         taskCount += 1
@@ -106,9 +64,9 @@ extension SideEffectRegistry {
 
     /// The worker has started the task of the side effect it took, and takes its next job, in one
     /// step (see ``attach(_:to:)`` and ``finishJobAndTakeNext()``).
-    mutating func attach(_ task: Task<Void, Never>, to token: Token, thenTakeNext: Void) -> (cancelNow: Task<Void, Never>?, next: Taken?) {
+    mutating func attach(_ task: Task<Void, Never>, to token: Token, thenTakeNextOn thread: Int32) -> (cancelNow: Task<Void, Never>?, next: Taken?) {
         let cancelNow = attach(task, to: token)
-        return (cancelNow, finishJobAndTakeNext())
+        return (cancelNow, finishJobAndTakeNext(onThread: thread))
     }
 
     /// Whether the side effect was cancelled since it was taken (its task asks as it starts, so
@@ -142,9 +100,9 @@ extension SideEffectRegistry {
 
     /// A worker's side effect has ended, and the worker takes the next one, in one step (see
     /// ``end(_:)`` and ``finishJobAndTakeNext()``).
-    mutating func end(_ token: Token, thenTakeNext: Void) -> (cancellation: Cancellation?, next: Taken?) {
+    mutating func end(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
         let cancellation = end(token)
-        return (cancellation, finishJobAndTakeNext())
+        return (cancellation, finishJobAndTakeNext(onThread: thread))
     }
 
     /// The side effect was replaced by an item handled elsewhere (an interceptor passed on a state
@@ -180,7 +138,9 @@ extension SideEffectRegistry {
         guard isLive(token) else { return }
         switch states[token.slot].phase {
         case .waiting: waitingCount -= 1
-        case .onWorker: onWorkerCount -= 1
+        case .onWorker:
+            leaveWorker(token)
+            onWorkerCount -= 1
         case .task: taskCount -= 1
         case .free: return
         }
@@ -192,20 +152,5 @@ extension SideEffectRegistry {
     /// What cancelling this side effect takes, for the canceller.
     static func stop(_ entry: Entry, _ reason: Cancellation) -> Stop {
         Stop(itemType: entry.itemType, promise: entry.promise, task: entry.task, reason: reason)
-    }
-
-    /// Asks for a worker when a job waits and none of the store's workers is free to take it.
-    private mutating func askForWorkerIfNeeded() -> Bool {
-        guard waitingCount > 0, idleWorkers + startingWorkers == 0 else { return false }
-        startingWorkers += 1
-        return true
-    }
-
-    private mutating func compactWaitingQueue() {
-        if nextWaiting >= Self.compactionThreshold, nextWaiting * 2 >= waitingQueue.count {
-            // A steady stream never empties the queue: drop the tokens already taken.
-            waitingQueue.removeFirst(nextWaiting)
-            nextWaiting = 0
-        }
     }
 }

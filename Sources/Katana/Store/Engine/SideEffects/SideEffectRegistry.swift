@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every side effect a store has taken and not finished, in the order the store took them, and
 /// the store's side-effect workers: the one place where side effects are started, cancelled (by
 /// their promise, by id, by a newer one with the same id, by a shutdown) and counted.
@@ -20,6 +22,15 @@
 /// Every side effect waits for one of the store's workers: a synchronous body may block, and an
 /// async one starts its task there and runs until it first suspends, so a body that blocks before
 /// that holds up only a worker, never the store or the thread that dispatched it.
+///
+/// How many workers: a worker takes jobs until none waits, and another is asked for when a job
+/// waits and no worker is free, but only while fewer than ``width`` workers run a job that has not
+/// *stalled*: a burst of short side effects runs on about as many threads as the machine has cores,
+/// not on one per job waiting. A job stalls when it is still on its worker at a tick of the
+/// store's monitor after the one it was taken in, and its worker's thread is asleep (blocked), not
+/// running or waiting for a core (the monitor ticks every half millisecond while jobs wait at the limit, see
+/// ``monitorTick(isAsleep:)``): a side effect that blocks then no longer holds a place, and the jobs
+/// behind it get workers within a few milliseconds; one that computes keeps its place.
 ///
 /// An item dispatched before a cancellation by id may be between the inbox and this registry
 /// when the cancellation comes (the drainer has taken it with others and not reached it yet): the
@@ -68,6 +79,12 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         /// Whether a shutdown leaves it out of its handled and cancelled counts: it was cancelled
         /// (its promise rejected) before the shutdown began, so it was over for its caller.
         var isOutsideShutdown = false
+        /// The monitor's tick when a worker took it, and that worker's thread (a kernel id, 0
+        /// when unknown).
+        var takenAtTick: UInt64 = 0
+        var workerThread: Int32 = 0
+        /// Whether it has been on its worker so long that it no longer counts against ``width``.
+        var isStalled = false
     }
 
     /// What names one entry from outside: handed out by ``add(_:)`` and ``take()``.
@@ -120,6 +137,8 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         let cancelling: [Stop]
         /// Whether to ask for a worker of the store's: a job is waiting and none is free.
         let startsWorker: Bool
+        /// Whether to start the monitor: jobs wait at the width limit (see ``monitorTick(isAsleep:)``).
+        var startsMonitor = false
     }
 
     /// What a worker gets from ``take()``.
@@ -128,6 +147,16 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         let entry: Entry
         /// Whether to ask for another worker: jobs are still waiting and no other worker is free.
         let startsWorker: Bool
+        /// Whether to start the monitor: jobs wait at the width limit (see ``monitorTick(isAsleep:)``).
+        var startsMonitor = false
+    }
+
+    /// What a tick of the monitor asks for.
+    struct Tick: Equatable {
+        /// How many workers to start: jobs wait, and stalled ones have freed places.
+        let startsWorkers: Int
+        /// Whether to tick again: jobs still wait at the width limit.
+        let keepsTicking: Bool
     }
 
     /// How a shutdown is going, as far as side effects are concerned.
@@ -166,6 +195,19 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     /// What the shutdown under way has counted so far.
     var counts = ShutdownCounts()
 
+    /// How many workers may run jobs that have not stalled.
+    let width: Int
+    /// The monitor's ticks so far, and whether it is ticking.
+    var tick: UInt64 = 0
+    var isMonitoring = false
+    /// Jobs on a worker that have stalled.
+    var stalledCount = 0
+
+    /// A registry whose workers run at most `width` jobs that have not stalled (at least one).
+    init(width: Int = SideEffectRegistryDefaults.width) {
+        self.width = max(1, width)
+    }
+
     /// Workers asked for and not begun yet.
     var startingWorkers = 0
     /// Workers between two jobs, about to take the next one.
@@ -194,4 +236,10 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     static var retainedQueueCapacity: Int { 1024 }
     /// How many taken tokens may pile up at the front of the waiting queue before they are dropped.
     static var compactionThreshold: Int { 256 }
+}
+
+/// The registry's width on this machine: the cores the process may use, and at least two, so that
+/// a single-core machine still overlaps a side effect with the next one's start.
+enum SideEffectRegistryDefaults {
+    static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
 }

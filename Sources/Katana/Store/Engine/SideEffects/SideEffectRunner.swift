@@ -1,6 +1,9 @@
+import Dispatch
+
 /// Runs a store's side effects: keeps them in its ``SideEffectRegistry`` from the moment the
-/// drainer takes them, runs synchronous ones (and async ones with interceptors) on workers of the
-/// store's own, threads of ``WorkerThreads``, and starts async ones as tasks.
+/// drainer takes them, and runs each on one of the store's workers (threads of ``WorkerThreads``):
+/// a synchronous body there, an async one as a task started there, which runs there until it
+/// first suspends.
 ///
 /// A side effect's interceptors run where the side effect runs, on its worker, as in Katana 6: an
 /// interceptor may block on a dispatch it makes there. What they pass on is handled as what it is:
@@ -118,19 +121,18 @@ final class SideEffectRunner: @unchecked Sendable {
 
     /// The drainer takes a synchronous or returning side effect: it waits for a worker.
     func submit(_ envelope: Envelope, running runner: @escaping ItemKind.SideEffectRunner) {
-        _ = add(Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false))
+        add(Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false))
     }
 
     /// The drainer takes an async side effect: it waits for a worker, which runs its interceptors
     /// (if the store has any) and starts its task.
     func submit(_ envelope: Envelope, starting runner: ItemKind.AsyncSideEffectRunner) {
         let interceptorsFirst = chain != nil && !envelope.skipsInterceptors
-        _ = add(Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: !interceptorsFirst))
+        add(Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: !interceptorsFirst))
     }
 
-    /// Gives the side effect its entry; returns it, or nil when it was refused (its promise is
-    /// rejected here).
-    private func add(_ job: Job) -> Registry.Token? {
+    /// Gives the side effect its entry, or rejects its promise when the registry refuses it.
+    private func add(_ job: Job) {
         let added = registry.withLock { $0.add(job) }
         if !added.cancelling.isEmpty {
             Self.carryOut(added.cancelling)
@@ -141,7 +143,9 @@ final class SideEffectRunner: @unchecked Sendable {
         if added.startsWorker {
             startWorker()
         }
-        return added.token
+        if added.startsMonitor {
+            scheduleMonitorTick()
+        }
     }
 
     // MARK: - Workers
@@ -150,30 +154,52 @@ final class SideEffectRunner: @unchecked Sendable {
         threads.run { self.work() }
     }
 
+    /// How often the monitor ticks while jobs wait at the width limit (see
+    /// ``SideEffectRegistry/monitorTick(isAsleep:)``): a job still on its worker, asleep, at the
+    /// tick after the one it was taken in counts as stalled.
+    static var monitorInterval: DispatchTimeInterval { .microseconds(500) }
+
+    /// Ticks the registry's monitor soon; it ticks again for as long as jobs wait at the limit.
+    private func scheduleMonitorTick() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.monitorInterval) {
+            let tick = self.registry.withLock { $0.monitorTick { ThreadActivity.isAsleep($0) } }
+            for _ in 0 ..< tick.startsWorkers {
+                self.startWorker()
+            }
+            if tick.keepsTicking {
+                self.scheduleMonitorTick()
+            }
+        }
+    }
+
     /// One of the store's workers: takes side effects until none waits.
     private func work() {
+        let thread = ThreadActivity.currentThreadID()
         var taken = registry.withLock { registry in
             registry.workerBegins()
-            return registry.take()
+            return registry.take(onThread: thread)
         }
         while let job = taken {
             if job.startsWorker {
                 startWorker()
             }
-            taken = run(job.entry, token: job.token)
+            if job.startsMonitor {
+                scheduleMonitorTick()
+            }
+            taken = run(job.entry, token: job.token, thread: thread)
             activity.pokeIfWatched()
         }
     }
 
-    /// Runs one job on this worker; returns the next one, taken when this one ended.
-    private func run(_ job: Job, token: Registry.Token) -> Registry.Taken? {
+    /// Runs one job on this worker (on `thread`); returns the next one, taken when this one ended.
+    private func run(_ job: Job, token: Registry.Token, thread: Int32) -> Registry.Taken? {
         let envelope = job.envelope
         switch job.kind {
         case .run(let runner):
             guard let chain, !envelope.skipsInterceptors else {
                 // The common case: the body's end and the next job's take in one look at the registry.
                 let outcome = runBody(envelope, with: runner)
-                let (cancellation, next) = registry.withLock { $0.end(token, thenTakeNext: ()) }
+                let (cancellation, next) = registry.withLock { $0.end(token, thenTakeNextOn: thread) }
                 envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
                 return next
             }
@@ -186,7 +212,7 @@ final class SideEffectRunner: @unchecked Sendable {
                 // Taken as a task already: start it, then the task's handle and the next job's
                 // take in one look at the registry.
                 let task = makeTask(job, token: token)
-                let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNext: ()) }
+                let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNextOn: thread) }
                 cancelNow?.cancel()
                 return next
             }
@@ -195,7 +221,7 @@ final class SideEffectRunner: @unchecked Sendable {
                 return nil
             }
         }
-        return registry.withLock { $0.finishJobAndTakeNext() }
+        return registry.withLock { $0.finishJobAndTakeNext(onThread: thread) }
     }
 
     /// Runs the side effect's interceptors on this worker. The first item they pass on with the

@@ -36,7 +36,7 @@ import Testing
 
     /// The registry under test, and named stand-ins for what it keeps.
     private struct Fixture {
-        var registry = SideEffectRegistry<Named>()
+        var registry = SideEffectRegistry<Named>(width: 2)
         private var promises: [String: PromiseHandle] = [:]
         private var tokens: [String: SideEffectRegistry<Named>.Token] = [:]
         private var tasks: [String: Task<Void, Never>] = [:]
@@ -164,6 +164,109 @@ import Testing
         fixture.add("b", order: 1)
         _ = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
         #expect(fixture.beginAndTake() == "b")
+    }
+
+    // MARK: - Width and stalls
+
+    @Test func aBurst_runsOnAtMostWidthWorkers_andAsksForTheMonitorOnce() {
+        var fixture = Fixture()
+        #expect(fixture.add("a", order: 0).startsWorker)
+        for order in 1 ..< 10 as Range<UInt64> {
+            #expect(!fixture.add("j\(order)", order: order).startsWorker)
+        }
+        fixture.registry.workerBegins()
+        let first = fixture.registry.take(onThread: 11)
+        #expect(first?.startsWorker == true)
+        fixture.registry.workerBegins()
+        let second = fixture.registry.take(onThread: 12)
+        // Two jobs run: the width is reached; the monitor is asked for, once.
+        #expect(second?.startsWorker == false)
+        #expect(second?.startsMonitor == true)
+        #expect(fixture.registry.isMonitoring)
+        #expect(fixture.add("late", order: 10).startsMonitor == false)
+    }
+
+    @Test func aTick_marksAsleepJobsTakenBefore_stalled_andStartsWorkersForThoseWaiting() {
+        var fixture = Fixture()
+        fixture.add("blocked1", order: 0)
+        fixture.add("blocked2", order: 1)
+        for order in 2 ..< 10 as Range<UInt64> {
+            fixture.add("j\(order)", order: order)
+        }
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 11)
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 12)
+        var asked: [Int32] = []
+        let tick = fixture.registry.monitorTick { thread in
+            asked.append(thread)
+            return true
+        }
+        #expect(asked.sorted() == [11, 12])
+        #expect(fixture.registry.stalledCount == 2)
+        // Two places freed: two workers for the eight waiting; the monitor keeps ticking.
+        #expect(tick == .init(startsWorkers: 2, keepsTicking: true))
+    }
+
+    @Test func aJobThatRuns_orWaitsForACore_keepsItsPlace() {
+        var fixture = Fixture()
+        for order in 0 ..< 4 as Range<UInt64> {
+            fixture.add("j\(order)", order: order)
+        }
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 11)
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 12)
+        let tick = fixture.registry.monitorTick { _ in false }
+        #expect(fixture.registry.stalledCount == 0)
+        #expect(tick == .init(startsWorkers: 0, keepsTicking: true))
+    }
+
+    @Test func aJobTakenSinceThePreviousTick_isNotLookedAtYet() {
+        var fixture = Fixture()
+        _ = fixture.registry.monitorTick { _ in true }
+        for order in 0 ..< 3 as Range<UInt64> {
+            fixture.add("j\(order)", order: order)
+        }
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 11)
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 12)
+        var asked = 0
+        // The jobs were taken at this tick: the next one looks at them.
+        _ = fixture.registry.monitorTick { _ in asked += 1; return true }
+        #expect(asked == 2)
+        #expect(fixture.registry.stalledCount == 2)
+    }
+
+    @Test func aThreadWhoseStateIsUnknown_countsAsAsleep() {
+        var fixture = Fixture()
+        for order in 0 ..< 3 as Range<UInt64> {
+            fixture.add("j\(order)", order: order)
+        }
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 0)
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 0)
+        #expect(fixture.registry.monitorTick { _ in nil }.startsWorkers == 1)
+    }
+
+    @Test func aStalledJobThatEnds_freesItsPlace_andTheMonitorStopsWhenNothingWaits() {
+        var fixture = Fixture()
+        fixture.add("blocked", order: 0)
+        fixture.add("short", order: 1)
+        fixture.add("next", order: 2)
+        fixture.registry.workerBegins()
+        let blocked = fixture.registry.take(onThread: 11)
+        fixture.registry.workerBegins()
+        _ = fixture.registry.take(onThread: 12)
+        #expect(fixture.registry.monitorTick { $0 == 11 } == .init(startsWorkers: 1, keepsTicking: false))
+        #expect(fixture.registry.stalledCount == 1)
+        #expect(!fixture.registry.isMonitoring)
+        if let blocked {
+            fixture.registry.end(blocked.token)
+        }
+        #expect(fixture.registry.stalledCount == 0)
     }
 
     // MARK: - Async side effects

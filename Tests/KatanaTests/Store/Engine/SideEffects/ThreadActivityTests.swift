@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import Katana
+
+/// Reading whether a thread is asleep, from `/proc/<pid>/task/<tid>/stat` lines and from real threads.
+@Suite struct ThreadActivityTests {
+    private func bytes(_ line: String) -> [UInt8] {
+        Array(line.utf8)
+    }
+
+    @Test func theStateAfterTheLastParenthesis_decides_whateverTheNameHolds() {
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1234 (Katana.worker) S 1 1234")) == true)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1234 (Katana.worker) R 1 1234")) == false)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1234 (Katana.worker) D 1 1234")) == true)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1234 (a) R (b)) S 1")) == true)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1234 (odd name) R 1")) == false)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("garbage")) == nil)
+        #expect(ThreadActivity.isAsleep(statLine: bytes("1 (x)")) == nil)
+    }
+
+    #if os(Linux)
+    @Test func aThreadBlockedOnASemaphore_isAsleep_andTheCallingThreadIsNot() async throws {
+        #expect(ThreadActivity.isAsleep(ThreadActivity.currentThreadID()) == false)
+        let blocked = DispatchSemaphore(value: 0)
+        let id = Locked<Int32>(0)
+        let thread = Thread {
+            id.withLock { $0 = ThreadActivity.currentThreadID() }
+            blocked.wait()
+        }
+        thread.start()
+        defer { blocked.signal() }
+        #expect(await eventuallyAsync { id.withLock { $0 } > 0 })
+        let threadID = id.withLock { $0 }
+        #expect(threadID != ThreadActivity.currentThreadID())
+        #expect(await eventuallyAsync { ThreadActivity.isAsleep(threadID) == true })
+        #expect(ThreadActivity.isAsleep(0) == nil)
+    }
+    #endif
+}
