@@ -7,8 +7,10 @@ private func makePool(maximumThreads: Int, idleTimeout: Duration = .milliseconds
     WorkerThreads(maximumThreads: maximumThreads, idleTimeout: idleTimeout, name: "Katana.test")
 }
 
-/// Runs `count` works that each block until `release` opens (or the test timeout passes),
-/// announcing it when `announced`; `started` and `finished` count them.
+/// Runs `count` works that each block until `release` opens, announcing it when `announced`;
+/// `started` and `finished` count them. The hold's own safety net is `holdTimeout` (minutes), far
+/// longer than any wait of the test: under load a test runs long, and a hold that ran out in the
+/// middle of it would free its thread before the test looks.
 private func runBlocking(
     _ count: Int,
     on pool: WorkerThreads,
@@ -21,7 +23,7 @@ private func runBlocking(
         pool.run {
             let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
             started.increment()
-            release.wait(timeout: defaultTestTimeout)
+            release.wait(timeout: holdTimeout)
             token?.threadDidUnblock()
             finished.increment()
         }
@@ -31,8 +33,9 @@ private func runBlocking(
 /// The worker-thread pool with real threads: blocked threads never hold up other work, work past
 /// the cap waits in order and is never lost, threads are reused and exit when idle.
 ///
-/// Blocked works wait on latches the test opens at the end, with the test timeout; the test itself
-/// waits by polling with `Task.sleep`, never blocking one of Swift concurrency's threads.
+/// Blocked works wait on latches the test opens at the end (a `defer` opens them on every path);
+/// the test itself waits by polling with `Task.sleep`, never blocking one of Swift concurrency's
+/// threads.
 @Suite struct WorkerThreadsTests {
     @Test func shortWorks_completeWhile64WorksAreBlockedUnannounced_belowTheCap() async throws {
         let pool = makePool(maximumThreads: 72)
@@ -81,7 +84,7 @@ private func runBlocking(
 
     @Test func workPastTheCap_isQueued_andRunsOnceABlockedWorkReturns() async throws {
         // No thread exits during the test, so the count below shows that no thread was added.
-        let pool = makePool(maximumThreads: 2, idleTimeout: defaultTestTimeout)
+        let pool = makePool(maximumThreads: 2, idleTimeout: holdTimeout)
         let first = Latch()
         let second = Latch()
         defer {
@@ -128,7 +131,7 @@ private func runBlocking(
     @Test func worksSubmittedOneAfterAnother_reuseOneThread() async throws {
         // Long idle timeout: no thread exits during the test, so one thread alive at the end means
         // one thread ran every work.
-        let pool = makePool(maximumThreads: 8, idleTimeout: defaultTestTimeout)
+        let pool = makePool(maximumThreads: 8, idleTimeout: holdTimeout)
         for _ in 0..<1_000 {
             try await withTimeout {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
