@@ -18,7 +18,11 @@ struct LoadConfiguration: AsyncSideEffect {
             DemoLog.warning("configuration \(reason == .start ? "load" : "reload") failed, keeping the current one: \(error)")
             throw error
         }
-        try await context.dispatch(SetConfiguration(configuration: configuration, isReload: reason == .reload)).value
+        // Settles once the listeners have run: the new log level is in force from here on.
+        try await context.dispatch(SetConfiguration(configuration: configuration)).value
+        if reason == .reload {
+            try await context.dispatch(CountReload()).value
+        }
         switch reason {
         case .start:
             DemoLog.info("configuration loaded: log level \(configuration.logLevel), heartbeat every \(configuration.heartbeatMilliseconds) ms")

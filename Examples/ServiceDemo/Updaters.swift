@@ -1,15 +1,20 @@
 import Katana
 
-/// Stores a freshly loaded configuration; a reload also counts.
+/// Stores a freshly loaded configuration.
 struct SetConfiguration: StateUpdater {
     let configuration: ServiceConfiguration
-    let isReload: Bool
 
     func updateState(_ state: inout DemoState) {
         state.configuration = configuration
-        if isReload {
-            state.reloads += 1
-        }
+    }
+}
+
+/// Counts a reload, once its configuration is stored and applied (`LoadConfiguration` dispatches
+/// it after `SetConfiguration`'s promise, which settles once the listeners, the log level's among
+/// them, have run): what reacts to a reload sees the new configuration in force.
+struct CountReload: StateUpdater {
+    func updateState(_ state: inout DemoState) {
+        state.reloads += 1
     }
 }
 

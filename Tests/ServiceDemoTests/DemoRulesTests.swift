@@ -92,11 +92,9 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
 
         NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
         await store.receive(LoadConfiguration.self)
-        await store.receive(SetConfiguration.self) {
-            $0.configuration = Self.debug250
-            $0.reloads = 1
-        }
+        await store.receive(SetConfiguration.self) { $0.configuration = Self.debug250 }
         await store.receive(AnnounceLogLevel.self)
+        await store.receive(CountReload.self) { $0.reloads = 1 }
         await finish(store)
     }
 
@@ -112,11 +110,9 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
 
         NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
         await store.receive(LoadConfiguration.self)
-        await store.receive(SetConfiguration.self) {
-            $0.configuration = fast
-            $0.reloads = 1
-        }
+        await store.receive(SetConfiguration.self) { $0.configuration = fast }
         await store.receive(ScheduleHeartbeat.self)
+        await store.receive(CountReload.self) { $0.reloads = 1 }
         // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone
         // (once the new timer has settled: `receive` returns as soon as the item is handled).
         await store.advance(by: .zero)
