@@ -55,6 +55,23 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         await store.finish()
     }
 
+    /// Receives the `CountReload` that `LoadConfiguration` dispatches once the new configuration is
+    /// in force, and checks that the side effects the rules dispatched for what it changed (named
+    /// in `sideEffects`) were handled too, in either order: they wait for a worker of the store's,
+    /// while `CountReload`, dispatched after them, is an updater the store may apply first.
+    private func receiveReloadCount(_ store: DemoTestStore, along sideEffects: [String]) async {
+        store.exhaustivity = .off
+        await store.receive(CountReload.self) { $0.reloads = 1 }
+        store.exhaustivity = .on
+        await store.skipReceivedItems()
+        let items = store.handledItems
+        let reload = items.lastIndex { $0.item is SetConfiguration } ?? items.startIndex
+        let others = items[(reload + 1)...].filter { !($0.item is CountReload) }
+        #expect(others.map { String(describing: type(of: $0.item)) }.sorted() == sideEffects.sorted())
+        #expect(items.filter { $0.item is CountReload }.count == 1)
+        #expect(store.state.reloads == 1)
+    }
+
     private static func isTick(_ item: any Dispatchable) -> Bool {
         item is Tick
     }
@@ -93,8 +110,7 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
         await store.receive(LoadConfiguration.self)
         await store.receive(SetConfiguration.self) { $0.configuration = Self.debug250 }
-        await store.receive(AnnounceLogLevel.self)
-        await store.receive(CountReload.self) { $0.reloads = 1 }
+        await receiveReloadCount(store, along: ["AnnounceLogLevel"])
         await finish(store)
     }
 
@@ -111,8 +127,7 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
         await store.receive(LoadConfiguration.self)
         await store.receive(SetConfiguration.self) { $0.configuration = fast }
-        await store.receive(ScheduleHeartbeat.self)
-        await store.receive(CountReload.self) { $0.reloads = 1 }
+        await receiveReloadCount(store, along: ["ScheduleHeartbeat"])
         // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone
         // (once the new timer has settled: `receive` returns as soon as the item is handled).
         await store.advance(by: .zero)

@@ -109,7 +109,7 @@ extension StoreEngine {
     /// it is not quiet.
     private func quietCount() -> UInt64? {
         guard let dispatched = inbox.withLock({ $0.isIdle ? $0.enqueuedCount : nil }),
-              sideEffects.withLock({ $0 })?.count ?? 0 == 0,
+              sideEffects.withLock({ $0 })?.isIdle ?? true,
               delivery.isIdle
         else { return nil }
         return inbox.withLock { $0.isIdle && $0.enqueuedCount == dispatched } ? dispatched : nil

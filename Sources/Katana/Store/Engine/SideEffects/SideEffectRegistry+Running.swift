@@ -98,11 +98,17 @@ extension SideEffectRegistry {
         return state.cancellation
     }
 
-    /// A worker's side effect has ended, and the worker takes the next one, in one step (see
-    /// ``end(_:)`` and ``finishJobAndTakeNext()``).
-    mutating func end(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
-        let cancellation = end(token)
-        return (cancellation, finishJobAndTakeNext(onThread: thread))
+    /// An async side effect's task has ended (see ``end(_:)``): its promise is about to settle,
+    /// and until ``taskSettled()`` the registry is not idle.
+    @discardableResult
+    mutating func endTask(_ token: Token) -> Cancellation? {
+        settlingTasks += 1
+        return end(token)
+    }
+
+    /// The promise of a task that ended (see ``endTask(_:)``) has settled.
+    mutating func taskSettled() {
+        settlingTasks -= 1
     }
 
     /// The side effect was replaced by an item handled elsewhere (an interceptor passed on a state

@@ -27,6 +27,7 @@ extension SideEffectRegistry {
                 states[token.slot].workerThread = thread
                 onWorkerCount += 1
             }
+            busyWorkers += 1
             compactWaitingQueue()
             let request = askForWorkerIfNeeded()
             return Taken(token: token, entry: entry, startsWorker: request.startsWorker, startsMonitor: request.startsMonitor)
@@ -40,8 +41,10 @@ extension SideEffectRegistry {
         return nil
     }
 
-    /// A worker finished its job and looks for the next one (see ``take()``).
+    /// A worker finished its job (its promise settled, or its task started) and looks for the
+    /// next one (see ``take()``).
     mutating func finishJobAndTakeNext(onThread thread: Int32 = 0) -> Taken? {
+        busyWorkers -= 1
         idleWorkers += 1
         return take(onThread: thread)
     }

@@ -222,9 +222,22 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         waitingCount + onWorkerCount + taskCount
     }
 
-    /// Whether no side effect is waiting or on a worker (async ones may still be running as tasks).
+    /// Workers that hold a job: from ``take()`` until ``finishJobAndTakeNext()``, after its
+    /// promise settled or its task started.
+    var busyWorkers = 0
+    /// Tasks that have ended and whose promise is settling (see ``endTask(_:)``).
+    var settlingTasks = 0
+
+    /// Whether no side effect is waiting or on a worker, no worker holds one, and no ended task's
+    /// promise is settling (async ones may still be running as tasks): every promise of a side
+    /// effect that ran is settled, or belongs to a running task.
     var isIdleOnWorkers: Bool {
-        waitingCount == 0 && onWorkerCount == 0
+        waitingCount == 0 && onWorkerCount == 0 && busyWorkers == 0 && settlingTasks == 0
+    }
+
+    /// Whether nothing runs at all: ``isIdleOnWorkers``, and no task either.
+    var isIdle: Bool {
+        isIdleOnWorkers && taskCount == 0
     }
 
     /// How many cuts are waiting for the drainer (for tests).

@@ -47,4 +47,9 @@ extension SideEffectRunner {
     var count: Int {
         registry.withLock { $0.count }
     }
+
+    /// Whether no side effect runs or waits, and every promise of one that ran has settled.
+    var isIdle: Bool {
+        registry.withLock { $0.isIdle }
+    }
 }

@@ -55,18 +55,20 @@ extension SideEffectRunner {
     }
 
     /// Ends a task's side effect: its entry goes, then its promise settles, so whoever sees the
-    /// promise settled sees the side effect gone. A cancelled one's promise gets the
+    /// promise settled sees the side effect gone; the registry counts it as settling in between,
+    /// so a store that looks idle has settled it. A cancelled one's promise gets the
     /// cancellation's error, whether the canceller's rejection or the body's end comes first.
     private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, interval: SignpostLogger.Interval?) {
         guard let owner = job.taskRunner, let token = job.taskToken else { return }
         if let tracer = owner.tracer, let interval {
             tracer.end(interval)
         }
-        if let cancellation = owner.registry.withLock({ $0.end(token) }) {
+        if let cancellation = owner.registry.withLock({ $0.endTask(token) }) {
             job.envelope.reject(cancellation.error(for: job.itemType))
         } else {
             job.envelope.promise?.settle(erased: outcome, replacing: job.envelope.item)
         }
+        owner.registry.withLock { $0.taskSettled() }
         owner.activity.pokeIfWatched()
     }
 

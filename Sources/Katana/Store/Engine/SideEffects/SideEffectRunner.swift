@@ -197,11 +197,13 @@ final class SideEffectRunner: @unchecked Sendable {
         switch job.kind {
         case .run(let runner):
             guard let chain, !envelope.skipsInterceptors else {
-                // The common case: the body's end and the next job's take in one look at the registry.
+                // The entry goes before the promise settles (whoever sees it settled sees the side
+                // effect gone), and the worker takes its next job after: until then it counts as
+                // busy, so a store that looks idle has settled the promises of what it ran.
                 let outcome = runBody(envelope, with: runner)
-                let (cancellation, next) = registry.withLock { $0.end(token, thenTakeNextOn: thread) }
+                let cancellation = registry.withLock { $0.end(token) }
                 envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
-                return next
+                break
             }
             intercept(job, token: token, with: chain) { passed in
                 let outcome = self.runBody(passed, with: runner)

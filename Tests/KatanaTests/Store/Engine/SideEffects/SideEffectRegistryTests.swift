@@ -279,10 +279,44 @@ import Testing
         #expect(!fixture.registry.isIdleOnWorkers)
         #expect(fixture.beginAndTake() == "a")
         #expect(fixture.registry.taskCount == 1)
+        // The worker starting its task still holds it.
+        #expect(!fixture.registry.isIdleOnWorkers)
+        let (cancelNow, next) = fixture.registry.attach(fixture.task("ta"), to: fixture.token("a"), thenTakeNextOn: 0)
+        #expect(cancelNow == nil && next == nil)
         #expect(fixture.registry.isIdleOnWorkers)
-        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
-        #expect(fixture.registry.end(fixture.token("a")) == nil)
+        #expect(!fixture.registry.isIdle)
+        #expect(fixture.registry.endTask(fixture.token("a")) == nil)
         #expect(fixture.registry.count == 0)
+    }
+
+    @Test func aSynchronousJobThatEnded_keepsTheStoreBusy_untilItsWorkerHasSettledItsPromise() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, isAsync: false)
+        #expect(fixture.beginAndTake() == "a")
+        #expect(fixture.registry.end(fixture.token("a")) == nil)
+        // Gone (whoever sees its promise settled sees it gone), but its worker settles the
+        // promise before it lets go.
+        #expect(fixture.registry.count == 0)
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(!fixture.registry.isIdle)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.isIdle)
+    }
+
+    @Test func aTaskThatEnded_keepsTheStoreBusy_untilItsPromiseHasSettled() {
+        var fixture = Fixture()
+        fixture.addTask("a", order: 0)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(!fixture.registry.isIdle)
+        #expect(fixture.registry.endTask(fixture.token("a")) == nil)
+        #expect(fixture.registry.count == 0)
+        #expect(fixture.registry.taskCount == 0)
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(!fixture.registry.isIdle)
+        fixture.registry.taskSettled()
+        #expect(fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.isIdle)
     }
 
     @Test func anAsyncSideEffectThroughAWorker_movesFromWorkerToTask() {
@@ -291,8 +325,10 @@ import Testing
         #expect(fixture.beginAndTake() == "a")
         #expect(!fixture.registry.isIdleOnWorkers)
         #expect(fixture.registry.startTask(fixture.token("a")) == nil)
-        #expect(fixture.registry.isIdleOnWorkers)
         #expect(fixture.registry.taskCount == 1)
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdleOnWorkers)
     }
 
     @Test func aBodyThatEndsBeforeItsHandleArrives_leavesNothingForTheAttach() {
