@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    /// A returning side effect that blocks until `release` opens, then returns 1.
+    private struct SlowValue: ReturningSideEffect {
+        let release: Latch
+        func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
+            release.wait(timeout: holdTimeout)
+            return 1
+        }
+    }
+
+    /// A returning side effect that fails at once.
+    private struct FailsAtOnce: ReturningSideEffect {
+        func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
+            throw TestError(code: 7)
+        }
+    }
+
     /// Dispatches the blocked side effects, waits until all have started, runs the short ones to
     /// their end while the blocked ones still block, then releases them with `release`.
     private func shortOnesRunPast(blocking block: @escaping @Sendable () -> Void, release: () -> Void) async throws {
@@ -84,6 +100,30 @@ import Testing
         }, release: {
             _ = gate.resolve(())
         })
+    }
+
+    /// The case the issue was found with: while two side effects block (as many as this machine
+    /// has cores), `any` over a third that blocks and a fourth that fails at once settles with the
+    /// failure, not once the blocked one returns.
+    @Test func anyOverABlockedSideEffectAndOneThatFailsAtOnce_settlesWithTheFailure_whileTwoOthersBlock() async throws {
+        let store = makeStore()
+        let started = Counter()
+        let release = Latch()
+        let blocked = (0 ..< 2).map { _ in
+            store.dispatch(Blocking(started: started) { release.wait(timeout: holdTimeout) })
+        }
+        #expect(await eventuallyAsync { started.value == 2 })
+        let slow = store.dispatch(SlowValue(release: release))
+        let first = any(slow, store.dispatch(FailsAtOnce()))
+        await #expect(throws: TestError(code: 7)) {
+            try await withTimeout { try await first.value }
+        }
+        #expect(slow.isPending)
+        release.open()
+        #expect(try await withTimeout { try await slow.value } == 1)
+        for promise in blocked {
+            _ = try await withTimeout { try await promise.value }
+        }
     }
 
     @Test func pastTheCap_aSideEffectIsQueued_andRunsOnceAThreadFrees() async throws {

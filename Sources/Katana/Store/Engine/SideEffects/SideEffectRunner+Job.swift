@@ -1,0 +1,66 @@
+extension SideEffectRunner {
+    /// One side effect the store has taken: its item and promise, how to run it, and its task
+    /// once started. One object, so that the registry and the workers pass it around with a
+    /// retain, instead of copying the item and its promise each time (docs/PERFORMANCE.md,
+    /// "Side effects").
+    final class Job: RegisteredSideEffect, @unchecked Sendable {
+        // @unchecked: `task` is only read and written under the registry's lock; everything else
+        // is a constant.
+
+        /// How it runs.
+        enum Kind {
+            /// A synchronous or returning side effect: its interceptors, then its body.
+            case run(ItemKind.SideEffectRunner)
+            /// An async side effect: its interceptors on a worker (if it has any), then its task.
+            case start(ItemKind.AsyncSideEffectRunner)
+        }
+
+        let envelope: Envelope
+        let kind: Kind
+        let identity: SideEffectIdentity?
+        let startsTaskWhenTaken: Bool
+        var task: Task<Void, Never>?
+        /// The runner that starts its task, and the entry the task ends: set before the task is
+        /// made, read by the task only. Held here so that the task's closure captures this one
+        /// object, which then serves as the closure's context (no allocation of its own).
+        var taskRunner: SideEffectRunner?
+        var taskToken: Registry.Token?
+        /// Set once it is cancelled, read by its task as it starts: an atomic, so that the task's
+        /// first step costs no lock (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+        private let cancelled = AtomicFlag()
+
+        /// The side effect this one stands in for, when an interceptor passed it on in its place:
+        /// the registry knows only that one, and cancels it.
+        private let standIn: Job?
+
+        init(_ envelope: Envelope, _ kind: Kind, identity: SideEffectIdentity?, startsTaskWhenTaken: Bool, standingInFor original: Job? = nil) {
+            self.envelope = envelope
+            self.kind = kind
+            self.identity = identity
+            self.startsTaskWhenTaken = startsTaskWhenTaken
+            standIn = original
+        }
+
+        var order: UInt64 { envelope.sequence }
+        var promise: PromiseHandle? { envelope.promise }
+        var isAsync: Bool {
+            if case .start = kind { return true }
+            return false
+        }
+        var itemType: any Dispatchable.Type {
+            switch kind {
+            case .run: type(of: envelope.item)
+            case .start(let runner): runner.itemType
+            }
+        }
+
+        func cancellationRequested() {
+            cancelled.raise()
+        }
+
+        /// Whether the registry has marked it (or the side effect it stands in for) cancelled.
+        var isCancellationRequested: Bool {
+            cancelled.isRaised || standIn?.isCancellationRequested == true
+        }
+    }
+}
