@@ -38,6 +38,8 @@ public final class SignpostLogger: Sendable {
 
     /// An interval that has begun and not yet ended.
     struct Interval {
+        /// The logger that began it, which ends it.
+        let logger: SignpostLogger
         let name: String
         let kind: Kind
         let id: UInt64
@@ -47,7 +49,8 @@ public final class SignpostLogger: Sendable {
         #endif
     }
 
-    private let hook: @Sendable (Event) -> Void
+    /// What receives the events (see ``setHook(_:)``).
+    private let hook: Locked<@Sendable (Event) -> Void>
     // Guarded by its own lock.
     private let nextID = Locked<UInt64>(0)
     #if canImport(os)
@@ -55,50 +58,79 @@ public final class SignpostLogger: Sendable {
     #endif
 
     // Guarded by its own lock.
-    private let enabled: Locked<Bool>
+    private let tracing: Locked<Bool>
 
-    /// The logger Katana code reaches as `SignpostLogger.shared`; off until `isEnabled` is set, as
-    /// in Katana. It traces a store only when given to it (``Store/Configuration/signpostLogger``).
-    public static let shared = SignpostLogger(isEnabled: false)
-
-    /// Whether the logger traces: while false it emits no signposts and does not call its hook.
-    public var isEnabled: Bool {
-        get { enabled.withLock { $0 } }
-        set { enabled.withLock { $0 = newValue } }
+    /// Katana 6's switch, `SignpostLogger.isEnabled = true`: while it is on, every store that was
+    /// given no logger of its own (``Store/Configuration/signpostLogger``) traces through
+    /// ``shared``. Off by default. Stores read it on every item, so it may be turned on and off
+    /// while they run.
+    public static var isEnabled: Bool {
+        get { sharedSwitch.load() != 0 }
+        set { sharedSwitch.store(newValue ? 1 : 0) }
     }
 
-    /// Creates a logger that calls `hook` with every begin and end event.
+    /// The logger stores use while ``isEnabled`` is on and they were given none. On Apple
+    /// platforms it emits signposts for Instruments; its hook does nothing until ``setHook(_:)``.
+    public static let shared = SignpostLogger()
+
+    /// Whether this logger traces: while false it emits no signposts and does not call its hook.
+    public var isTracing: Bool {
+        get { tracing.withLock { $0 } }
+        set { tracing.withLock { $0 = newValue } }
+    }
+
+    /// Creates a logger that calls `hook` with every begin and end event (while `isTracing`).
     ///
     /// The hook runs on the thread that handles the item (for updaters, the store's queue), so it
     /// must be quick.
-    public init(isEnabled: Bool = true, hook: @escaping @Sendable (Event) -> Void = { _ in }) {
-        self.hook = hook
-        self.enabled = Locked(isEnabled)
+    public init(isTracing: Bool = true, hook: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.hook = Locked(hook)
+        self.tracing = Locked(isTracing)
     }
 
-    /// Runs `body`, traced as the handling of `item` when there is a logger; with none, it costs
-    /// one nil check (the store's hot path goes through here).
+    /// The switch behind ``isEnabled``, read on every item: an atomic word, not a lock.
+    private static let sharedSwitch = AtomicWord(0)
+
+    /// The logger a store traces with: the one it was given, or ``shared`` while ``isEnabled``.
     @inline(__always)
-    static func trace<Result>(_ logger: SignpostLogger?, _ item: any Dispatchable, kind: Kind, _ body: () -> Result) -> Result {
-        guard let logger, let interval = logger.begin(item, kind: kind) else { return body() }
+    static func active(_ configured: SignpostLogger?) -> SignpostLogger? {
+        if let configured {
+            return configured
+        }
+        return isEnabled ? shared : nil
+    }
+
+    /// Replaces the hook: for ``shared``, whose hook does nothing until a program gives it one (a
+    /// Linux service that keeps Katana 6's `SignpostLogger.isEnabled = true` feeds its tracing here).
+    public func setHook(_ newHook: @escaping @Sendable (Event) -> Void) {
+        hook.withLock { $0 = newHook }
+    }
+
+    /// Runs `body`, traced as the handling of `item` when there is a logger (the store's own, or
+    /// ``shared`` while ``isEnabled``); with none, it costs a nil check and an atomic read (the
+    /// store's hot path goes through here).
+    @inline(__always)
+    static func trace<Result>(_ configured: SignpostLogger?, _ item: any Dispatchable, kind: Kind, _ body: () -> Result) -> Result {
+        guard let logger = active(configured), let interval = logger.begin(item, kind: kind) else { return body() }
         defer { logger.end(interval) }
         return body()
     }
 
     /// Starts tracing `item`, or returns nil when the logger is off.
     func begin(_ item: any Dispatchable, kind: Kind) -> Interval? {
-        guard isEnabled else { return nil }
+        guard isTracing else { return nil }
         let name = typeName(of: item)
         let id = nextID.withLock { id -> UInt64 in
             id += 1
             return id
         }
+        let hook = hook.withLock { $0 }
         hook(Event(name: name, kind: kind, phase: .begin, id: id))
         #if canImport(os)
         let state = signposter.beginInterval("Dispatch", id: signposter.makeSignpostID(), "\(kind.rawValue, privacy: .public) \(name, privacy: .public)")
-        return Interval(name: name, kind: kind, id: id, start: .now, signpostState: state)
+        return Interval(logger: self, name: name, kind: kind, id: id, start: .now, signpostState: state)
         #else
-        return Interval(name: name, kind: kind, id: id, start: .now)
+        return Interval(logger: self, name: name, kind: kind, id: id, start: .now)
         #endif
     }
 
@@ -107,6 +139,7 @@ public final class SignpostLogger: Sendable {
         #if canImport(os)
         signposter.endInterval("Dispatch", interval.signpostState)
         #endif
+        let hook = hook.withLock { $0 }
         hook(Event(name: interval.name, kind: interval.kind, phase: .end(duration: duration), id: interval.id))
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 // Written as a Katana 6 app writes its store: a subclass of `Store` that inherits the initialisers
 // and wraps `dispatch` and `addListener`, the `StateInitializer<S>` spelling, a Katana 6 executor
-// with the deprecated `execute(_:)`, and `SignpostLogger.shared.isEnabled`. Swift 5 language mode.
+// with the deprecated `execute(_:)`, and `SignpostLogger.isEnabled = true`. Swift 5 language mode.
 
 struct CounterAppState: State {
     var count = 0
@@ -74,13 +74,44 @@ final class InlineExecutor: Executor {
         #expect(heard.values == [3])
     }
 
-    @Test func katana6Executor_andSignpostLoggerSwitch_compile() throws {
+    @Test func katana6Executor_compiles() throws {
         let ran = ClientLog()
         InlineExecutor().execute { ran.append(1) }
         #expect(ran.values == [1])
-        let before = SignpostLogger.shared.isEnabled
-        SignpostLogger.shared.isEnabled = true
-        #expect(SignpostLogger.shared.isEnabled)
-        SignpostLogger.shared.isEnabled = before
     }
+
+    /// Katana 6's line, `SignpostLogger.isEnabled = true`, turns tracing on for every store that
+    /// was given no logger; on Linux the shared logger's hook is where the events go. The only
+    /// test in the process that turns the switch on: other tests' stores trace meanwhile too, so
+    /// the events are filtered by this test's own updater.
+    @Test func signpostLoggerSwitch_tracesAStoreGivenNoLogger_throughTheSharedLogger() throws {
+        let names = SignpostNames()
+        SignpostLogger.shared.setHook { event in
+            if event.name.hasSuffix("TracedBySwitch") { names.append(event.name) }
+        }
+        defer { SignpostLogger.shared.setHook { _ in } }
+        let store = Store<CounterAppState, CounterDependencies>()
+        SignpostLogger.isEnabled = true
+        try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+        SignpostLogger.isEnabled = false
+        try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+        // One begin and one end, for the dispatch made while the switch was on.
+        #expect(names.values.count == 2)
+        #expect(!SignpostLogger.isEnabled)
+    }
+}
+
+/// The updater `signpostLoggerSwitch_…` traces.
+struct TracedBySwitch: StateUpdater {
+    func updateState(_ state: inout CounterAppState) {}
+}
+
+/// Event names recorded from the signpost hook, on any thread.
+final class SignpostNames: @unchecked Sendable {
+    // @unchecked: `entries` is only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [String] = []
+
+    func append(_ value: String) { lock.lock(); entries.append(value); lock.unlock() }
+    var values: [String] { lock.lock(); defer { lock.unlock() }; return entries }
 }

@@ -44,7 +44,7 @@ extension SideEffectRunner {
         if job.isCancellationRequested {
             withUnsafeCurrentTask { $0?.cancel() }
         }
-        let interval = job.taskRunner?.tracer?.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
+        let interval = SignpostLogger.active(job.taskRunner?.tracer)?.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
         let outcome: Result<any Sendable, any Error>
         do {
             outcome = .success(try await runner.run(job.envelope.item))
@@ -60,8 +60,8 @@ extension SideEffectRunner {
     /// cancellation's error, whether the canceller's rejection or the body's end comes first.
     private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, interval: SignpostLogger.Interval?) {
         guard let owner = job.taskRunner, let token = job.taskToken else { return }
-        if let tracer = owner.tracer, let interval {
-            tracer.end(interval)
+        if let interval {
+            interval.logger.end(interval)
         }
         if let cancellation = owner.registry.withLock({ $0.endTask(token) }) {
             job.envelope.reject(cancellation.error(for: job.itemType))
