@@ -17,6 +17,7 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     @usableFromInline
     init(engine: StoreEngine<S>) {
         self.engine = engine
+        engine.adopt(self)
     }
 
     deinit {

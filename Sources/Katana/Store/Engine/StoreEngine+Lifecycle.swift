@@ -17,13 +17,18 @@ extension StoreEngine {
             let previous = StoreQueueMarker.mark(self)
             let drainer = self.makeDrainer(cell: cell, interceptors: interceptors, context: context)
             StoreQueueMarker.restore(previous)
-            switch self.inbox.withLock({ $0.becomeReady(with: drainer) }) {
+            let (action, heldStore) = self.inbox.withLock { inbox in
+                (inbox.becomeReady(with: drainer), inbox.releaseOwnerIfIdle())
+            }
+            switch action {
             case .none, .release:
                 // A drainer released here (the store went away while it started) goes with it.
                 break
             case .scheduleDrain:
                 self.updaterQueue.async { self.drainOnQueue() }
             }
+            // Items that waited for readiness and were all cancelled meanwhile held the store.
+            withExtendedLifetime(heldStore) {}
         }
     }
 

@@ -62,6 +62,10 @@ import Dispatch
     let workerThreads: WorkerThreads
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
+    /// The store this engine runs, which the inbox holds while work waits and the delivery while
+    /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by ``adopt(_:)``, before the store is
+    /// shared; read (a weak load) only when an item arrives at an inbox that holds nothing.
+    private weak var owner: AnyObject?
 
 
     init(
@@ -105,7 +109,8 @@ import Dispatch
             inbox.enqueue(
                 Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount),
                 handlingHereWhenIdle: startingWhenIdle,
-                fromStoreWork: fromStoreWork
+                fromStoreWork: fromStoreWork,
+                owner: { self.owner }
             )
         }
         switch consume action {
@@ -159,7 +164,10 @@ import Dispatch
     }
 
     func finish(_ relinquished: Inbox.Relinquished) {
-        switch inbox.withLock({ $0.finish(relinquished) }) {
+        let (action, heldStore) = inbox.withLock { inbox in
+            (inbox.finish(relinquished), inbox.releaseOwnerIfIdle())
+        }
+        switch action {
         case .none, .release:
             // A released drainer goes with the last reference, here.
             break
@@ -167,6 +175,19 @@ import Dispatch
             updaterQueue.async { self.drainOnQueue() }
         }
         activity.pokeIfWatched()
+        // The store the inbox held goes last: when nothing else holds it, it is released here.
+        withExtendedLifetime(heldStore) {}
+    }
+
+    /// The store takes this engine: from now on, work waiting in the inbox holds it (and the
+    /// work its dependencies dispatched while they were made, before the store existed, does now).
+    func adopt(_ store: AnyObject) {
+        owner = store
+        inbox.withLock { inbox in
+            if inbox.waitingCount > 0 {
+                inbox.holdOwner { store }
+            }
+        }
     }
 
     // MARK: - Handle
@@ -267,7 +288,7 @@ import Dispatch
     /// Hands the batch's state changes to the listeners, in one hop per batch.
     private func publish(_ drainer: Drainer<S>) {
         guard let runs = drainer.updates.takeChanges() else { return }
-        var spare = delivery.publish(runs)
+        var spare = delivery.publish(runs, owner: { self.owner })
         drainer.updates.reuse(&spare, keepingAtMost: ListenerDelivery<S>.retainedRuns)
     }
 

@@ -96,6 +96,11 @@ struct DeliveryStateMachine<Listener: DeliveryListener, Run: DeliveryRun> {
     private(set) var blockedWaiters = 0
     /// How many emptied runs are kept for the drainer (see ``ListenerDelivery/retainedRuns``).
     let retainedRuns: Int
+    /// The store, held from the publish that starts a delivery until that delivery finds nothing
+    /// left, so that the listeners hear every change even once the store's last outside reference
+    /// has gone (DESIGN.md §3 item 7; see DeliveryStateMachine+Owner.swift).
+    /// (Internal rather than private(set) only for that extension.)
+    var keptAlive: AnyObject?
 
     /// A machine with no listeners and nothing to deliver, keeping at most `retainedRuns` emptied runs.
     init(retainedRuns: Int) {
@@ -157,7 +162,8 @@ struct DeliveryStateMachine<Listener: DeliveryListener, Run: DeliveryRun> {
     /// The drainer publishes runs of changes. While the delivery goes on they are queued for it
     /// (the caller's `runs` still refer to them; drop them outside the lock), with their promises
     /// taken out to settle now if a waiter is blocked; once stopped, only their promises are taken.
-    mutating func publish(_ runs: inout [Run]) -> PublishAction {
+    /// A publish that starts a delivery holds the store `owner` gives until that delivery ends.
+    mutating func publish(_ runs: inout [Run], owner: () -> AnyObject? = { nil }) -> PublishAction {
         var action = PublishAction(schedulesDelivery: false, settleNow: [], spare: [])
         swap(&action.spare, &spare)
         switch phase {
@@ -169,6 +175,7 @@ struct DeliveryStateMachine<Listener: DeliveryListener, Run: DeliveryRun> {
             if phase == .idle {
                 phase = .delivering
                 action.schedulesDelivery = true
+                keptAlive = owner()
             }
         case .deliveringThenStop, .stopped:
             // No listener hears these changes: their promises have nothing to wait for.
@@ -178,7 +185,8 @@ struct DeliveryStateMachine<Listener: DeliveryListener, Run: DeliveryRun> {
     }
 
     /// The delivery asks for more changes: the waiting runs are swapped into `runs` (which must be
-    /// empty), with the listeners to call; or, when none is left, the delivery ends.
+    /// empty), with the listeners to call; or, when none is left, the delivery ends (and the store
+    /// it held is handed back with ``releaseOwnerIfIdle()``).
     mutating func nextRuns(swappingWith runs: inout [Run]) -> NextDelivery {
         switch phase {
         case .delivering:

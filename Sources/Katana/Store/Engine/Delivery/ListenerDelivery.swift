@@ -116,9 +116,10 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
     // MARK: - Delivery
 
     /// Queues the drainer's runs of changes for the listeners, and hands back emptied runs for reuse.
-    func publish(_ runs: [ChangeRun<S>]) -> [ChangeRun<S>] {
+    /// The store `owner` gives is held until the listeners have heard them.
+    func publish(_ runs: [ChangeRun<S>], owner: () -> AnyObject?) -> [ChangeRun<S>] {
         var runs = runs
-        let action = machine.withLock { $0.publish(&runs) }
+        let action = machine.withLock { $0.publish(&runs, owner: owner) }
         // Dropped outside the lock: once stopped, these were the last references to the runs.
         runs.removeAll()
         Self.settle(action.settleNow)
@@ -137,9 +138,16 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         defer { DeliveryProgress.leave(restoring: previous) }
         var runs: [ChangeRun<S>] = []
         while true {
-            switch machine.withLock({ $0.nextRuns(swappingWith: &runs) }) {
+            let (next, heldStore) = machine.withLock { machine in
+                let next = machine.nextRuns(swappingWith: &runs)
+                return (next, machine.releaseOwnerIfIdle())
+            }
+            switch next {
             case .finish:
                 activity.pokeIfWatched()
+                // The store the delivery held goes last: when nothing else holds it, it is
+                // released here (this closure's reference keeps the delivery itself alive).
+                withExtendedLifetime(heldStore) {}
                 return
             case .deliver(let listeners):
                 // Each call goes through a borrowed reference to its listener, kept alive by

@@ -158,6 +158,10 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     var items = SegmentedQueue<Item>()
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
+    /// The store itself, held while items wait or are being drained, so that work it has accepted
+    /// is handled even once its last outside reference is gone (DESIGN.md §3 item 7); let go as
+    /// soon as the inbox is idle again (see ``releaseOwnerIfIdle()``).
+    var keptAlive: AnyObject?
 
     /// The number of items waiting.
     var waitingCount: Int {
@@ -191,7 +195,15 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     ///
     /// `fromStoreWork` says the item comes from the store's own work (a side effect, an
     /// interceptor, the dependencies), which a shutdown that lets work finish still takes.
-    mutating func enqueue(_ item: consuming Item, handlingHereWhenIdle: Bool = false, fromStoreWork: Bool = false) -> EnqueueAction {
+    ///
+    /// An item that waits holds the store: `owner` gives it (nil when the store is being released,
+    /// whose release then rejects the item), asked only when the store is not held already.
+    mutating func enqueue(
+        _ item: consuming Item,
+        handlingHereWhenIdle: Bool = false,
+        fromStoreWork: Bool = false,
+        owner: () -> AnyObject? = { nil }
+    ) -> EnqueueAction {
         if intake != .open, intake == .closed || !fromStoreWork {
             return .refuse(item)
         }
@@ -199,6 +211,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         switch phase {
         case .starting, .scheduled, .draining, .drainingWithBlockQueued:
             items.append(item)
+            holdOwner(owner)
             return .none
         case .idle(let drainer):
             if handlingHereWhenIdle {
@@ -206,6 +219,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
+            holdOwner(owner)
             phase = .scheduled(drainer)
             return .scheduleDrain
         case .drainingThenStop, .stopped:

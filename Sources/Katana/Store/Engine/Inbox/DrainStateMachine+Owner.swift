@@ -1,0 +1,24 @@
+/// The inbox holds the store while work it accepted waits (DESIGN.md §3 item 7): Katana 3.x kept
+/// its store alive through a hidden global and handled that work; Katana 6 crashed. Here the store
+/// lives until its inbox is idle, then goes with its last reference as usual; a side effect still
+/// running does not hold it.
+extension DrainStateMachine {
+    /// Holds the store for the items waiting, unless it is held already.
+    mutating func holdOwner(_ owner: () -> AnyObject?) {
+        if keptAlive == nil {
+            keptAlive = owner()
+        }
+    }
+
+    /// Once nothing waits and nobody drains (idle, or stopped), hands back the store the inbox
+    /// held, for the engine to let go of outside the lock (the store may be released there).
+    mutating func releaseOwnerIfIdle() -> AnyObject? {
+        switch phase {
+        case .idle, .stopped:
+            defer { keptAlive = nil }
+            return keptAlive
+        case .starting, .scheduled, .draining, .drainingWithBlockQueued, .drainingThenStop:
+            return nil
+        }
+    }
+}
