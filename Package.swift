@@ -20,7 +20,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "Katana", swiftSettings: librarySettings),
-        .testTarget(name: "KatanaTests", dependencies: ["Katana", "katana-precondition-probe", "TestProgramSupport"]),
+        .testTarget(
+            name: "KatanaTests",
+            dependencies: ["Katana", "katana-precondition-probe", "TestProgramSupport", "DocumentationSupport"]
+        ),
         // Test-only: a program that makes the store's documented programming errors, run as a
         // child process by `StorePreconditionTests` (and built with `-c release` in CI).
         .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana"], path: "Tests/PreconditionProbe"),
@@ -43,6 +46,9 @@ let package = Package(
         // Test-only (not a product): finds a test-only program built next to the tests and runs it
         // as a child process with a deadline (the probes above and the memory soak's).
         .target(name: "TestProgramSupport", path: "Tests/TestProgramSupport"),
+        // Test-only (not a product): reads the package's markdown (sections, snippets, links) for
+        // the tests that hold the README and the articles under docs/ to the code.
+        .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport"),
         // Load, faults, release under load, signal and timer storms, memory soak, bad input.
         .testTarget(
             name: "ReliabilityTests",
@@ -66,9 +72,13 @@ let package = Package(
         .executableTarget(
             name: "katana-service-demo",
             dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge"],
-            path: "Examples/ServiceDemo"
+            path: "Examples/ServiceDemo",
+            exclude: ["README.md"]
         ),
-        .testTarget(name: "ServiceDemoTests", dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting"]),
+        .testTarget(
+            name: "ServiceDemoTests",
+            dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "DocumentationSupport"]
+        ),
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting", "KatanaObservers", "KatanaLegacy"]),

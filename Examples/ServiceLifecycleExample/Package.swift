@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// The README's "A store as one of a service's parts", compiled against swift-service-lifecycle and
+// docs/Lifetimes.md, "A store as one of a service's parts", compiled against swift-service-lifecycle and
 // tested in a ServiceGroup. A package of its own, so that the root package keeps no dependencies;
 // it reaches the library through a path dependency on the repository root.
 let package = Package(

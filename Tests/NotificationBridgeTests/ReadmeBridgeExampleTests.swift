@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotificationBridge
 
-/// The README's service snippet, compiled; the timer part runs (signals are covered by the
+/// The service snippet of docs/SignalsAndTimers.md, compiled; the timer part runs (signals are covered by the
 /// serialized signal suite, which owns the process's signal dispositions).
 enum ReadmeService {
     struct ServiceState: State {

@@ -4,7 +4,7 @@ import Dispatch
 ///
 /// State updaters change the state one at a time, in order, on a serial queue; side effects run
 /// concurrently with access to the store's dependencies; interceptors see every item first;
-/// listeners hear about every change. See the README for the threading defaults.
+/// listeners hear about every change. docs/StoreAndThreading.md gives the threading defaults.
 open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @unchecked Sendable {
     // @unchecked: adds only a constant (`dependencies`, itself Sendable) to PartialStore.
 

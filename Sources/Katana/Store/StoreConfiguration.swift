@@ -12,7 +12,7 @@ extension Store {
         public let signpostLogger: SignpostLogger?
         /// Whether, after the store has handled a burst of items, the process asks the C allocator to
         /// give the memory the burst freed back to the system (on Linux, where glibc otherwise keeps
-        /// it resident; see README, "Performance and reliability"). Default: true.
+        /// it resident; see docs/StoreAndThreading.md, "Memory after a burst"). Default: true.
         public let releasesMemoryAfterBursts: Bool
         /// Starts the task each ``AsyncSideEffect`` runs in, when set: a hook for `KatanaTesting`,
         /// whose test clock runs side effects on an executor of its own and so knows when every one

@@ -3,7 +3,7 @@ import Katana
 import KatanaObservers
 import Testing
 
-/// The README's observer examples, compiled (and run) so a change that breaks them breaks the build.
+/// The examples of docs/ObserverRules.md, compiled (and run) so a change that breaks them breaks the build.
 enum ReadmeObservers {
     struct User: Equatable, Sendable { let name: String }
 

@@ -2,7 +2,8 @@ import Katana
 import KatanaTesting
 import Testing
 
-/// The README's "Testing" section, compiled and run as written, with the quick start's types.
+/// docs/Testing.md, compiled and run as written, with the types of docs/StoreAndThreading.md's
+/// "Using the store".
 enum ReadmeTesting {
     struct CounterState: State {
         var counter = 0
@@ -50,7 +51,7 @@ enum ReadmeTesting {
     typealias TimedDependencies = ReadmeTesting.TimedDependencies
     typealias IncrementLater = ReadmeTesting.IncrementLater
 
-    // As written in the README: a failing step fails this test through Swift Testing.
+    // As written in docs/Testing.md: a failing step fails this test through Swift Testing.
     @Test func counting() async {
         let store = TestStore<CounterState, AppDependencies>(initialState: CounterState())
         await store.send(Increment()) { $0.counter = 1 }
@@ -78,7 +79,7 @@ enum ReadmeTesting {
         let store = TestStore<CounterState, AppDependencies>(initialState: CounterState(), reporter: recorder.reporter)
         await store.send(Increment(amount: 2)) { $0.counter = 3 }
         await store.finish()
-        // The README shows the message as it reads in a test module called MyAppTests.
+        // docs/Testing.md shows the message as it reads in a test module called MyAppTests.
         let shown = recorder.messages.map { $0.replacingOccurrences(of: "KatanaTestingTests.ReadmeTesting.", with: "MyAppTests.") }
         #expect(shown == [
             """

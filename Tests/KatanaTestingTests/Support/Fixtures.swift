@@ -1,6 +1,6 @@
 import Foundation
 
-/// The README's counter state, the shape most diffs in these tests are about.
+/// The counter state of docs/StoreAndThreading.md and docs/Testing.md, the shape most diffs in these tests are about.
 struct CounterState: Equatable {
     var counter: Int
     var name: String

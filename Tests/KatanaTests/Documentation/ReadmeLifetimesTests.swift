@@ -2,7 +2,7 @@ import Dispatch
 @testable import Katana
 import Testing
 
-/// The README's "Lifetimes" section, compiled and run as written.
+/// docs/Lifetimes.md ("Cancelling work"), compiled and run as written.
 enum ReadmeLifetimes {
     struct SearchState: State {
         var query = ""
@@ -18,8 +18,8 @@ enum ReadmeLifetimes {
         }
     }
 
-    /// The README's dependencies, with one difference: after `closeBackend()`, the slow backend
-    /// answers when the test opens `backend` (a cancellable wait, as the README's sleep is), so
+    /// The article's dependencies, with one difference: after `closeBackend()`, the slow backend
+    /// answers when the test opens `backend` (a cancellable wait, as the article's sleep is), so
     /// which searches are still running when a newer one starts does not depend on timing. Until
     /// then it answers at once.
     final class SearchDependencies: SideEffectDependencyContainer {
@@ -62,7 +62,7 @@ enum ReadmeLifetimes {
     typealias Search = ReadmeLifetimes.Search
 
     private func makeStore() -> Store<SearchState, SearchDependencies> {
-        // The README's `Store<SearchState, SearchDependencies>()`, with listeners on a queue of
+        // The article's `Store<SearchState, SearchDependencies>()`, with listeners on a queue of
         // the test's own so that it behaves the same on every platform.
         Store(interceptors: [], stateInitializer: { SearchState() }, configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.lifetimes")))
     }

@@ -2,7 +2,8 @@ import Foundation
 import Katana
 import Testing
 
-/// The README's quick start, compiled and run, so a change that breaks the README breaks the build.
+/// docs/StoreAndThreading.md's "Using the store", compiled and run, so a change that breaks the
+/// article breaks the build.
 enum ReadmeQuickStart {
     struct CounterState: State {
         var counter = 0

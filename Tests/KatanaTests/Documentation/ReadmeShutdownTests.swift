@@ -1,9 +1,11 @@
+import DocumentationSupport
 import Foundation
 import Testing
 @testable import Katana
 
-/// The README's "Shutting down" section promises three things; each test quotes the passage (it
-/// must still be in the README, word for word) and checks that the store does what it says.
+/// The "Shutting down" section of docs/Lifetimes.md promises three things; each test quotes the
+/// passage (it must still be in that section, word for word) and checks that the store does what
+/// it says.
 @Suite struct ReadmeShutdownTests {
     private static let returnsOnceIdle = """
         It reaches every item the store accepted before the call, wherever the item is — in the inbox, \
@@ -20,21 +22,17 @@ import Testing
         store takes nothing more: no updater is applied and no promise is fulfilled afterwards
         """
 
-    /// The README, with every run of whitespace made one space (its lines wrap anywhere).
-    private static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return collapsed(try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8))
-    }
-
-    private static func collapsed(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
+    /// Where the passages are.
+    static let article = "docs/Lifetimes.md"
+    static let section = "Shutting down"
 
     @Test func thePassagesAreQuotedWordForWord() throws {
-        let readme = try Self.readme()
+        let document = try MarkdownDocument(Self.article)
+        let section = try #require(document.section(Self.section), "\(Self.article) has no \"\(Self.section)\" section")
+        // Every run of whitespace made one space: the article's lines wrap anywhere.
+        let text = MarkdownDocument.collapsed(section)
         for passage in [Self.returnsOnceIdle, Self.waitingItemsAreNotHandled, Self.takesNothingMore] {
-            #expect(readme.contains(Self.collapsed(passage)), "README no longer says: \(passage)")
+            #expect(text.contains(MarkdownDocument.collapsed(passage)), "\(Self.article), \"\(Self.section)\", no longer says: \(passage)")
         }
     }
 

@@ -69,7 +69,7 @@ import Testing
         }
         // The gate opens once every cancelled one has ended: cancellation is cooperative, and one
         // whose body was still on its way to the gate when it was cancelled could otherwise pass
-        // an open gate before the store had its task to cancel (README, "Cancelling work").
+        // an open gate before the store had its task to cancel (docs/Lifetimes.md, "Cancelling work").
         #expect(await eventuallyAsync { gate.waitingCount == 1 && store.activeSideEffectCount == 1 })
         gate.open()
         #expect(try await searches[count - 1].value == "query \(count - 1)")
