@@ -37,8 +37,8 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `any(_:)` was given no promises, so nothing could settle it. Hydra
     /// called this `PromiseError.invalidInput`.
     case anyOfNoPromises
-    /// `thenDispatch(_:)` was called on a promise that does not come from `store.dispatch(_:)`,
-    /// so there is no store to dispatch the item to.
+    /// `thenDispatch(_:)` was called on a promise that does not come from `store.dispatch(_:)`
+    /// (neither that promise nor one chained from it), so there is no store to dispatch the item to.
     case thenDispatchWithoutStore(item: String)
     /// The promise was cancelled (``Promise/cancel()``, `cancelSideEffects(id:)`, or a newer side
     /// effect with the same id that cancels those in flight) before its work finished.
@@ -105,7 +105,8 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
             return "any(_:) was given no promises, so none could settle it. Pass at least one promise, "
                 + "or check for an empty list before calling it."
         case .thenDispatchWithoutStore(let item):
-            return "thenDispatch(\(item)) was called on a promise that does not come from store.dispatch(_:), so "
+            return "thenDispatch(\(item)) was called on a promise that does not come from store.dispatch(_:) "
+                + "(neither that promise nor one chained from it, nor all/any/zip of promises of one store), so "
                 + "there is no store to send \(item) to. Write then { _ in store.dispatch(item) } (in a side effect: "
                 + "then { _ in context.dispatch(item) }) instead."
         case .cancelled(let item):

@@ -113,13 +113,14 @@ extension Promise {
 
     /// The shape every chaining operator shares: a new promise that `react` settles from this
     /// promise's outcome (called on the settling thread; it hops to the caller's queue for user
-    /// code), and whose retry re-runs this promise's work followed by the same operator.
+    /// code), whose retry re-runs this promise's work followed by the same operator, and which
+    /// comes from the same store as this promise.
     func continued<NewValue: Sendable>(
         rerun: @escaping @Sendable (Promise<Value>) -> Promise<NewValue>,
         _ react: @escaping @Sendable (Outcome, Promise<NewValue>) -> Void
     ) -> Promise<NewValue> {
         let source = self
-        let next = Promise<NewValue>.pending(rerun: { rerun(source.restarted()) })
+        let next = Promise<NewValue>.pending(rerun: { rerun(source.restarted()) }, fromEngineNumbered: storeEngineNumber)
         // Cancelling the result cancels this promise, where it is still pending.
         next.onCancel { source.cancel() }
         observe { react($0, next) }
@@ -151,7 +152,7 @@ extension Promise {
             return Promise(rejected: KatanaError.invalidRetryAttempts(attempts))
         }
         let source = self
-        let result = Promise<Value>.pending(rerun: { source.restarted().retry(attempts) })
+        let result = Promise<Value>.pending(rerun: { source.restarted().retry(attempts) }, fromEngineNumbered: storeEngineNumber)
         Self.attempt(self, remaining: attempts, settling: result)
         return result
     }
@@ -171,7 +172,10 @@ extension Promise {
         if promises.isEmpty {
             return Promise<[Value]>(resolved: [])
         }
-        let result = Promise<[Value]>.pending(rerun: { all(promises.map { $0.restarted() }) })
+        let result = Promise<[Value]>.pending(
+            rerun: { all(promises.map { $0.restarted() }) },
+            fromEngineNumbered: sharedEngineNumber(promises.lazy.map(\.storeEngineNumber))
+        )
         let collected = Locked((values: [Value?](repeating: nil, count: promises.count), missing: promises.count))
         for (index, promise) in promises.enumerated() {
             promise.observe { outcome in

@@ -25,6 +25,23 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         /// A dispatch: the item, sent again to the same store. Kept inline (no closure to
         /// allocate), because every dispatch carries one.
         case dispatch(DispatchWork)
+        /// A promise made from promises of one store (by `then`, `recover`, `retry`, `all`, …): the
+        /// closure that makes it again, and that store's engine number, so Katana 3.x's
+        /// `thenDispatch` further down a chain still knows where to dispatch. A number, never a
+        /// reference: the chain does not keep the store alive.
+        case derived(@Sendable () -> Promise<Value>, engineNumber: UInt64)
+
+        /// The number of the store engine this work came from, if any.
+        var engineNumber: UInt64? {
+            switch self {
+            case .dispatch(let dispatch):
+                return dispatch.engineNumber
+            case .derived(_, let engineNumber):
+                return engineNumber
+            case .none, .closure:
+                return nil
+            }
+        }
     }
 
     /// What the promise's lock guards.
@@ -100,6 +117,18 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     /// A promise that waits to be settled by the package itself.
     static func pending(rerun: (@Sendable () -> Promise<Value>)? = nil) -> Promise<Value> {
         Promise(phase: .pending([]), work: rerun.map { .closure($0) } ?? .none)
+    }
+
+    /// A promise made from other promises, which `rerun` makes again; it keeps the store those
+    /// promises came from when `engineNumber` names one (see ``storeEngineNumber``).
+    static func pending(
+        rerun: @escaping @Sendable () -> Promise<Value>,
+        fromEngineNumbered engineNumber: UInt64?
+    ) -> Promise<Value> {
+        guard let engineNumber else {
+            return Promise(phase: .pending([]), work: .closure(rerun))
+        }
+        return Promise(phase: .pending([]), work: .derived(rerun, engineNumber: engineNumber))
     }
 
     /// A promise for `item`, dispatched to the engine with this number in ``EngineDirectory``: a
@@ -192,11 +221,18 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
         switch core.withLock({ $0.work }) {
         case .none:
             return nil
-        case .closure(let closure):
+        case .closure(let closure), .derived(let closure, _):
             return closure
         case .dispatch(let dispatch):
             return { dispatch.redispatch() }
         }
+    }
+
+    /// The number, in ``EngineDirectory``, of the store engine this promise comes from: the one
+    /// its item was dispatched to, or the one shared by the promises it was made from; nil when
+    /// it never came from a store.
+    var storeEngineNumber: UInt64? {
+        core.withLock { $0.work.engineNumber }
     }
 
     /// A fresh run of the work behind this promise, or this promise when there is no work to re-run.
@@ -210,4 +246,16 @@ extension Promise where Value == Void {
     static func voidPending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Void> {
         Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
     }
+}
+
+/// The store engine number that every one of `numbers` names, or nil when one names none or two
+/// differ: a promise combined from promises of one store keeps that store, from several (or none)
+/// it has none.
+func sharedEngineNumber(_ numbers: some Sequence<UInt64?>) -> UInt64? {
+    var shared: UInt64?
+    for number in numbers {
+        guard let number, shared == nil || shared == number else { return nil }
+        shared = number
+    }
+    return shared
 }

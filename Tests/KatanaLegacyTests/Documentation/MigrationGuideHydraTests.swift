@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Katana
+import KatanaLegacy
 import Testing
 
 // The compiled snippets of Migration.md's entries for Hydra's promise operators, which Katana 6 code
@@ -147,12 +148,49 @@ extension Guide.HydraOperators {
 
     @available(*, deprecated, message: "Shows the deprecated thenDispatch")
     static func thenDispatchBefore(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Void> {
-        store.dispatch(AddTodo(title: "x")).thenDispatch(AddTodo(title: "y"))
+        store.dispatch(AddTodo(title: "x")).thenDispatch(AddTodo(title: "y")).thenDispatch(AddTodo(title: "z"))
     }
 
     static func thenDispatchAfter(store: Store<Guide.AppState, Guide.AppDependencies>) -> Promise<Void> {
         store.dispatch(AddTodo(title: "x")).then { _ in
             store.dispatch(AddTodo(title: "y"))
+        }.then { _ in
+            store.dispatch(AddTodo(title: "z"))
+        }
+    }
+}
+
+extension Guide {
+    /// Katana 3.x's `awaitDispatch` (`KatanaLegacy`) and its replacements.
+    enum AwaitDispatch {
+        typealias FetchTodos = HydraOperators.FetchTodos
+        typealias SetTodos = HydraAwait.SetTodos
+
+        enum Before {
+            @available(*, deprecated, message: "Shows the deprecated awaitDispatch")
+            struct Refresh: SideEffect {
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) throws {
+                    let todos = try context.awaitDispatch(FetchTodos())
+                    try context.awaitDispatch(SetTodos(todos: todos))
+                }
+            }
+        }
+
+        /// A blocking wait with a deadline, or an await.
+        enum After {
+            struct Refresh: SideEffect {
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) throws {
+                    let todos = try context.dispatch(FetchTodos()).wait(timeout: .seconds(10))
+                    try context.dispatch(SetTodos(todos: todos)).wait(timeout: .seconds(10))
+                }
+            }
+
+            struct RefreshAsync: AsyncSideEffect {
+                func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+                    let todos = try await context.dispatch(FetchTodos()).value
+                    try await context.dispatch(SetTodos(todos: todos)).value
+                }
+            }
         }
     }
 }
@@ -233,7 +271,23 @@ extension Guide.HydraOperators {
         for dispatch in [Entry.thenDispatchBefore, Entry.thenDispatchAfter] {
             let store = Guide.store()
             try dispatch(store).wait(timeout: timeout)
-            #expect(store.state.todos == ["x", "y"])
+            #expect(store.state.todos == ["x", "y", "z"])
+        }
+    }
+
+    /// Async, and awaiting (with a deadline) without blocking: `RefreshAsync`'s task needs a thread
+    /// of the cooperative pool, which blocking waits in parallel tests could hold.
+    @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
+    @Test func awaitDispatch() async throws {
+        let refreshes: [any AnySideEffect] = [
+            Guide.AwaitDispatch.Before.Refresh(),
+            Guide.AwaitDispatch.After.Refresh(),
+            Guide.AwaitDispatch.After.RefreshAsync(),
+        ]
+        for refresh in refreshes {
+            let store = Guide.store()
+            _ = try await store.anyDispatch(refresh).timeout(timeout: 10).value
+            #expect(store.state.todos == ["Buy milk", "Call mum"])
         }
     }
 }

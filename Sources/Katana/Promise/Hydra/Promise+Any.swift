@@ -15,7 +15,10 @@ public func any<Value: Sendable>(in queue: DispatchQueue? = nil, _ promises: [Pr
     guard !promises.isEmpty else {
         return Promise(rejected: KatanaError.anyOfNoPromises)
     }
-    let result = Promise<Value>.pending(rerun: { any(in: queue, promises.map { $0.restarted() }) })
+    let result = Promise<Value>.pending(
+        rerun: { any(in: queue, promises.map { $0.restarted() }) },
+        fromEngineNumbered: sharedEngineNumber(promises.lazy.map(\.storeEngineNumber))
+    )
     for promise in promises {
         // The promise settles once: the first outcome wins, the rest change nothing.
         promise.observe { result.settle($0, on: queue) }

@@ -22,7 +22,10 @@ extension Promise {
             return Promise(rejected: KatanaError.invalidRetryAttempts(attempts))
         }
         let source = self
-        let result = Promise<Value>.pending(rerun: { source.restarted().retryWhen(in: queue, attempts, condition) })
+        let result = Promise<Value>.pending(
+            rerun: { source.restarted().retryWhen(in: queue, attempts, condition) },
+            fromEngineNumbered: storeEngineNumber
+        )
         Self.attempt(self, remaining: attempts, asking: condition, on: queue, settling: result)
         return result
     }

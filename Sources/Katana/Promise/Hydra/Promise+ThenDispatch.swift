@@ -1,14 +1,18 @@
 import Dispatch
 
 // Katana 3.x's `thenDispatch`, which sent the item to the one store the app had made (a global
-// Katana kept). This package has no global store: the item goes to the store this promise's own
-// dispatch went to, so `thenDispatch` works on the promise `store.dispatch(_:)` returns. On any
-// other promise (a side-effect context's dispatch, a chained promise) the result is rejected with
+// Katana kept). This package has no global store: the item goes to the store this promise comes
+// from, the one `store.dispatch(_:)` sent its item to, which every promise made from it (by `then`,
+// `thenDispatch`, `recover`, `retry`, …, or by `all`, `any` and `zip` over promises of that one
+// store) keeps as the store's engine number (never a reference, so a chain does not keep a store
+// alive; once the store is released the dispatch is rejected with `storeDeallocated`). On a
+// promise that never came from a store (one made with `Promise(...)`, a side-effect context's
+// dispatch, a combination of several stores) the result is rejected with
 // `KatanaError.thenDispatchWithoutStore`, whose description names the replacement.
 
 extension Promise {
-    /// Katana 3.x: once this promise is fulfilled, dispatches `item` to the store this promise's
-    /// dispatch went to; the result settles with that dispatch.
+    /// Katana 3.x: once this promise is fulfilled, dispatches `item` to the store this promise
+    /// comes from; the result settles with that dispatch.
     @available(*, deprecated, message: "Katana 3.x API: write then { _ in store.dispatch(item) } instead.")
     @discardableResult
     public func thenDispatch<Item: AnyStateUpdater>(_ item: Item) -> Promise<Void> {
@@ -16,7 +20,7 @@ extension Promise {
     }
 
     /// Katana 3.x: once this promise is fulfilled, dispatches the side effect `item` to the store
-    /// this promise's dispatch went to; the result settles with that dispatch.
+    /// this promise comes from; the result settles with that dispatch.
     @available(*, deprecated, message: "Katana 3.x API: write then { _ in store.dispatch(item) } instead.")
     @discardableResult
     public func thenDispatch<Item: AnySideEffect>(_ item: Item) -> Promise<Void> {
@@ -39,7 +43,7 @@ extension Promise {
     }
 
     /// Katana 3.x: once this promise is fulfilled, dispatches the state updater `body` makes from
-    /// the value (a thrown error rejects the result) to the store this promise's dispatch went to.
+    /// the value (a thrown error rejects the result) to the store this promise comes from.
     @available(*, deprecated, message: "Katana 3.x API: write then { value in store.dispatch(makeItem(value)) } instead.")
     @discardableResult
     public func thenDispatch<Item: AnyStateUpdater>(_ body: @escaping @Sendable (Value) throws -> Item) -> Promise<Void> {
@@ -76,7 +80,7 @@ extension Promise {
     private func dispatchingNext<Result: Sendable>(
         _ makeItem: @escaping @Sendable (Value) throws -> any Dispatchable
     ) -> Promise<Result> {
-        let engineNumber = dispatchEngineNumber
+        let engineNumber = storeEngineNumber
         return then { (value: Value) throws -> Promise<Result> in
             let item = try makeItem(value)
             guard let engineNumber else {
@@ -84,11 +88,5 @@ extension Promise {
             }
             return DispatchWork(item: item, engineNumber: engineNumber).redispatch()
         }
-    }
-
-    /// The number of the store engine this promise's item was dispatched to, if it is a dispatch promise.
-    private var dispatchEngineNumber: UInt64? {
-        guard case .dispatch(let work) = core.withLock({ $0.work }) else { return nil }
-        return work.engineNumber
     }
 }

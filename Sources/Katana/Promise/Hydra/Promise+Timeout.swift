@@ -15,9 +15,10 @@ extension Promise {
         error: (any Error)? = nil
     ) -> Promise<Value> {
         let source = self
-        let result = Promise<Value>.pending(rerun: {
-            source.restarted().timeout(in: queue, timeout: timeout, error: error)
-        })
+        let result = Promise<Value>.pending(
+            rerun: { source.restarted().timeout(in: queue, timeout: timeout, error: error) },
+            fromEngineNumbered: storeEngineNumber
+        )
         observe { result.settle($0) }
         if let deadline = DispatchTime.afterSeconds(timeout) {
             queue.asyncAfter(deadline: deadline) {

@@ -12,7 +12,10 @@ extension Promise {
         _ a: Promise<A>,
         _ b: Promise<B>
     ) -> Promise<(A, B)> {
-        let result = Promise<(A, B)>.pending(rerun: { zip(in: queue, a.restarted(), b.restarted()) })
+        let result = Promise<(A, B)>.pending(
+            rerun: { zip(in: queue, a.restarted(), b.restarted()) },
+            fromEngineNumbered: sharedEngineNumber([a.storeEngineNumber, b.storeEngineNumber])
+        )
         // Each side stores its value; whichever arrives second completes the pair.
         let values = Locked<(a: A?, b: B?)>((nil, nil))
         a.observe { outcome in
