@@ -14,6 +14,25 @@ extension SideEffectRunner {
         registry.withLock { $0.attach(task, to: token) }?.cancel()
     }
 
+    /// Starts, on this worker, the task of an async side effect taken as a task (no interceptors
+    /// run first, no task starter), then takes the worker's next job: see ``makeTask(_:token:)``.
+    /// Inlined into the worker's loop, where the compiler folds the task's absent executor
+    /// preference away (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+    @inline(__always)
+    func startTaskHere(_ job: Job, token: Registry.Token, thread: Int32) -> Registry.Taken? {
+        job.taskRunner = self
+        job.taskToken = token
+        let task: Task<Void, Never>
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            task = Task.immediate { await Self.runTask(job) }
+        } else {
+            task = Task { await Self.runTask(job) }
+        }
+        let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNextOn: thread) }
+        cancelNow?.cancel()
+        return next
+    }
+
     /// Makes the task of an async side effect whose entry is a task already (or, with a task
     /// starter, hands it to the starter).
     ///
@@ -37,7 +56,7 @@ extension SideEffectRunner {
     /// of its own (`nonisolated(nonsending)`): the side effect's body makes the one switch it needs.
     /// It keeps little across the await, so that the task's frames stay small (docs/PERFORMANCE.md,
     /// "Side effects: no-op AsyncSideEffect").
-    nonisolated(nonsending) private static func runTask(_ job: Job) async {
+    nonisolated(nonsending) static func runTask(_ job: Job) async {
         guard case .start(let runner) = job.kind else { return }
         // Cancelled before its handle reached the registry: the task cancels itself, so the body
         // sees it from its first line.

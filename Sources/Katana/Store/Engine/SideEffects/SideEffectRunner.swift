@@ -121,7 +121,11 @@ final class SideEffectRunner: @unchecked Sendable {
             if job.startsMonitor {
                 scheduleMonitorTick()
             }
-            taken = run(job.entry, token: job.token, thread: thread)
+            if job.entry.startsTaskWhenTaken, taskStarter == nil {
+                taken = startTaskHere(job.entry, token: job.token, thread: thread)
+            } else {
+                taken = run(job.entry, token: job.token, thread: thread)
+            }
             activity.pokeIfWatched()
         }
     }
