@@ -114,6 +114,9 @@ final class SideEffectRunner: @unchecked Sendable {
             registry.workerBegins()
             return registry.take(onThread: thread)
         }
+        let start = StartOnWorker(thread: thread)
+        let previous = Self.startOnWorker.replace(with: start)
+        defer { Self.startOnWorker.restore(previous) }
         while let job = taken {
             if job.startsWorker {
                 startWorker()
@@ -122,7 +125,7 @@ final class SideEffectRunner: @unchecked Sendable {
                 scheduleMonitorTick()
             }
             if job.entry.startsTaskWhenTaken, taskStarter == nil {
-                taken = startTaskHere(job.entry, token: job.token, thread: thread)
+                taken = startTaskHere(job.entry, token: job.token, on: start)
             } else {
                 taken = run(job.entry, token: job.token, thread: thread)
             }
