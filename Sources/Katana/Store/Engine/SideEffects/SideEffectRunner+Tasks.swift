@@ -95,6 +95,7 @@ extension SideEffectRunner {
     /// of its own (`nonisolated(nonsending)`): the side effect's body makes the one switch it needs.
     /// It keeps little across the await, so that the task's frames stay small (docs/PERFORMANCE.md,
     /// "Side effects: no-op AsyncSideEffect").
+    @inline(__always)
     nonisolated(nonsending) static func runTask(_ job: Job) async {
         guard case .start(let runner) = job.kind else { return }
         // Cancelled before its handle reached the registry: the task cancels itself, so the body
@@ -102,17 +103,26 @@ extension SideEffectRunner {
         if job.isCancellationRequested {
             withUnsafeCurrentTask { $0?.cancel() }
         }
-        let outcome: Result<any Sendable, any Error>
-        guard let logger = SignpostLogger.active(job.taskRunner?.tracer) else {
-            do {
-                outcome = .success(try await runner.run(job.envelope.item))
-            } catch {
-                outcome = .failure(error)
-            }
-            finishTask(job, outcome: outcome)
+        if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
+            await runTraced(job, with: runner, logger: logger)
             return
         }
+        let outcome: Result<any Sendable, any Error>
+        do {
+            outcome = .success(try await runner.run(job.envelope.item))
+        } catch {
+            outcome = .failure(error)
+        }
+        finishTask(job, outcome: outcome)
+    }
+
+    /// ``runTask(_:)`` for a store that traces: the body runs inside a signpost interval. Apart, so
+    /// that an untraced task keeps no interval in its frame (docs/PERFORMANCE.md, "Side effects:
+    /// no-op AsyncSideEffect").
+    @inline(never)
+    nonisolated(nonsending) private static func runTraced(_ job: Job, with runner: ItemKind.AsyncSideEffectRunner, logger: SignpostLogger) async {
         let interval = logger.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
+        let outcome: Result<any Sendable, any Error>
         do {
             outcome = .success(try await runner.run(job.envelope.item))
         } catch {
