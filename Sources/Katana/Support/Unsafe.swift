@@ -44,9 +44,7 @@ enum Unsafe {
         _ body: (T) throws -> Result
     ) rethrows -> Result {
         func open<Opened: Dispatchable>(_ opened: Opened) throws -> Result {
-            try withUnsafePointer(to: opened) { pointer in
-                try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
-            }
+            try body(unsafeBitCast(opened, to: T.self))
         }
         return try open(item)
     }
