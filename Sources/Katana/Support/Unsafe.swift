@@ -33,7 +33,8 @@ enum Unsafe {
         unsafeDowncast(object, to: T.self)
     }
 
-    /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type.
+    /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type: the
+    /// opened value reinterpreted as a `T` (docs/PERFORMANCE.md, "Side effects: no-op SideEffect").
     ///
     /// Invariant: the item's dynamic type is `T`: the engine keeps an item kind per dynamic type,
     /// and the closures a kind holds only ever see items of that type.

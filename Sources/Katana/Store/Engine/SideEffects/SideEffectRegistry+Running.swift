@@ -106,8 +106,8 @@ extension SideEffectRegistry {
         return end(token)
     }
 
-    /// The task a worker was starting ended before the start returned (its body did not
-    /// suspend, or it resumed and ended elsewhere at once): its entry goes (see ``end(_:)``), and
+    /// The task a worker was starting ended on the worker's thread before the start returned (its
+    /// body did not suspend): its entry goes (see ``end(_:)``), and
     /// the worker takes the next waiting job in the same look, if one waits. The worker holds a
     /// job throughout (the next one, or this one until it has settled its promise and calls
     /// ``finishJobAndTakeNext()``), so a store that looks idle has settled the promise.
