@@ -33,7 +33,8 @@ enum Unsafe {
         unsafeDowncast(object, to: T.self)
     }
 
-    /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type.
+    /// Calls `body` with the item inside the existential seen as a `T`, its dynamic type: the
+    /// opened value reinterpreted as a `T` (docs/PERFORMANCE.md, "Side effects: no-op SideEffect").
     ///
     /// Invariant: the item's dynamic type is `T`: the engine keeps an item kind per dynamic type,
     /// and the closures a kind holds only ever see items of that type.
@@ -44,9 +45,7 @@ enum Unsafe {
         _ body: (T) throws -> Result
     ) rethrows -> Result {
         func open<Opened: Dispatchable>(_ opened: Opened) throws -> Result {
-            try withUnsafePointer(to: opened) { pointer in
-                try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: T.self).pointee)
-            }
+            try body(unsafeBitCast(opened, to: T.self))
         }
         return try open(item)
     }

@@ -199,14 +199,14 @@ final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEf
     nonisolated(nonsending) override func run(_ item: any Dispatchable) async throws -> any Sendable {
         // Copied out before the await: the concrete view is only valid inside the call.
         let sideEffect = Unsafe.withConcrete(item, as: T.self) { $0 }
-        guard let context else {
+        guard context != nil else {
             throw KatanaError.sideEffectContextMismatch(
                 sideEffect: typeName(T.self),
                 expected: typeName(SideEffectContext<T.StateType, T.Dependencies>.self),
                 actual: actualContextType
             )
         }
-        return try await sideEffect.sideEffect(context)
+        return try await sideEffect.sideEffect(context.unsafelyUnwrapped)
     }
 
     override func identity(_ item: any Dispatchable) -> SideEffectIdentity? {

@@ -106,6 +106,17 @@ extension SideEffectRegistry {
         return end(token)
     }
 
+    /// The task a worker was starting ended on the worker's thread before the start returned (its
+    /// body did not suspend): its entry goes (see ``end(_:)``), and
+    /// the worker takes the next waiting job in the same look, if one waits. The worker holds a
+    /// job throughout (the next one, or this one until it has settled its promise and calls
+    /// ``finishJobAndTakeNext()``), so a store that looks idle has settled the promise.
+    mutating func endTaskOnWorker(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
+        let cancellation = end(token)
+        guard waitingCount > 0 else { return (cancellation, nil) }
+        return (cancellation, finishJobAndTakeNext(onThread: thread))
+    }
+
     /// The promise of a task that ended (see ``endTask(_:)``) has settled.
     mutating func taskSettled() {
         settlingTasks -= 1

@@ -14,6 +14,64 @@ extension SideEffectRunner {
         registry.withLock { $0.attach(task, to: token) }?.cancel()
     }
 
+    /// Starts, on this worker, the task of an async side effect taken as a task (no interceptors
+    /// run first, no task starter), then returns the worker's next job: see ``makeTask(_:token:)``.
+    /// A task that ends before the start returns (its body did not suspend) ends its entry and
+    /// takes the worker's next job itself, in one look at the registry (see ``StartOnWorker``).
+    /// Inlined into the worker's loop (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
+    @inline(__always)
+    func startTaskHere(_ job: Job, token: Registry.Token, on start: StartOnWorker) -> Registry.Taken? {
+        job.taskRunner = self
+        job.taskToken = token
+        start.job = job
+        let task: Task<Void, Never>
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            task = Task.immediate { await Self.runTask(job) }
+        } else {
+            task = Task { await Self.runTask(job) }
+        }
+        start.job = nil
+        if start.ended {
+            return takeNextAfterEndedStart(start)
+        }
+        let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNextOn: start.thread) }
+        cancelNow?.cancel()
+        return next
+    }
+
+    /// The job a task that ended during its start took for its worker; when none waited then,
+    /// the worker looks again now that the task's promise has settled.
+    private func takeNextAfterEndedStart(_ start: StartOnWorker) -> Registry.Taken? {
+        start.ended = false
+        guard let next = start.next else {
+            return registry.withLock { $0.finishJobAndTakeNext(onThread: start.thread) }
+        }
+        start.next = nil
+        return next
+    }
+
+    /// What a worker is starting as a task, seen by that task through a thread-local slot: a task
+    /// that finds its own job here ends before its worker's start has returned, on the worker's
+    /// thread, and ends its entry and takes the worker's next job in one look at the registry
+    /// (``SideEffectRegistry/endTaskOnWorker(_:thenTakeNextOn:)``), leaving the job here. Only
+    /// the worker's thread touches it.
+    final class StartOnWorker {
+        /// The worker's thread (a kernel id).
+        let thread: Int32
+        /// The job whose task the worker is starting; nil between starts.
+        var job: Job?
+        /// Whether that task ended during the start, and the next job it took for the worker.
+        var ended = false
+        var next: Registry.Taken?
+
+        init(thread: Int32) {
+            self.thread = thread
+        }
+    }
+
+    /// Each worker thread's ``StartOnWorker`` while it takes jobs.
+    static let startOnWorker = ThreadLocal<StartOnWorker>()
+
     /// Makes the task of an async side effect whose entry is a task already (or, with a task
     /// starter, hands it to the starter).
     ///
@@ -37,39 +95,71 @@ extension SideEffectRunner {
     /// of its own (`nonisolated(nonsending)`): the side effect's body makes the one switch it needs.
     /// It keeps little across the await, so that the task's frames stay small (docs/PERFORMANCE.md,
     /// "Side effects: no-op AsyncSideEffect").
-    nonisolated(nonsending) private static func runTask(_ job: Job) async {
+    @inline(__always)
+    nonisolated(nonsending) static func runTask(_ job: Job) async {
         guard case .start(let runner) = job.kind else { return }
         // Cancelled before its handle reached the registry: the task cancels itself, so the body
         // sees it from its first line.
         if job.isCancellationRequested {
             withUnsafeCurrentTask { $0?.cancel() }
         }
-        let interval = SignpostLogger.active(job.taskRunner?.tracer)?.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
+        if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
+            await runTraced(job, with: runner, logger: logger)
+            return
+        }
         let outcome: Result<any Sendable, any Error>
         do {
             outcome = .success(try await runner.run(job.envelope.item))
         } catch {
             outcome = .failure(error)
         }
-        finishTask(job, outcome: outcome, interval: interval)
+        finishTask(job, outcome: outcome)
+    }
+
+    /// ``runTask(_:)`` for a store that traces: the body runs inside a signpost interval. Apart, so
+    /// that an untraced task keeps no interval in its frame (docs/PERFORMANCE.md, "Side effects:
+    /// no-op AsyncSideEffect").
+    @inline(never)
+    nonisolated(nonsending) private static func runTraced(_ job: Job, with runner: ItemKind.AsyncSideEffectRunner, logger: SignpostLogger) async {
+        let interval = logger.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
+        let outcome: Result<any Sendable, any Error>
+        do {
+            outcome = .success(try await runner.run(job.envelope.item))
+        } catch {
+            outcome = .failure(error)
+        }
+        if let interval {
+            interval.logger.end(interval)
+        }
+        finishTask(job, outcome: outcome)
     }
 
     /// Ends a task's side effect: its entry goes, then its promise settles, so whoever sees the
     /// promise settled sees the side effect gone; the registry counts it as settling in between,
-    /// so a store that looks idle has settled it. A cancelled one's promise gets the
+    /// so a store that looks idle has settled it. A task that ends while its worker is starting it
+    /// also takes the worker's next job (see ``StartOnWorker``). A cancelled one's promise gets the
     /// cancellation's error, whether the canceller's rejection or the body's end comes first.
-    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, interval: SignpostLogger.Interval?) {
+    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) {
         guard let owner = job.taskRunner, let token = job.taskToken else { return }
-        if let interval {
-            interval.logger.end(interval)
+        if let start = startOnWorker.current, start.job === job {
+            let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
+            settle(job, outcome: outcome, cancellation: cancellation)
+            start.ended = true
+            start.next = next
+            return
         }
-        if let cancellation = owner.registry.withLock({ $0.endTask(token) }) {
+        settle(job, outcome: outcome, cancellation: owner.registry.withLock { $0.endTask(token) })
+        owner.registry.withLock { $0.taskSettled() }
+        owner.activity.pokeIfWatched()
+    }
+
+    /// Settles a task's promise with its body's outcome, or with the error of its cancellation.
+    private static func settle(_ job: Job, outcome: Result<any Sendable, any Error>, cancellation: Registry.Cancellation?) {
+        if let cancellation {
             job.envelope.reject(cancellation.error(for: job.itemType))
         } else {
             job.envelope.promise?.settle(erased: outcome, replacing: job.envelope.item)
         }
-        owner.registry.withLock { $0.taskSettled() }
-        owner.activity.pokeIfWatched()
     }
 
     /// Rejects each stopped side effect's promise with its cancellation's error, and cancels its task.

@@ -114,6 +114,9 @@ final class SideEffectRunner: @unchecked Sendable {
             registry.workerBegins()
             return registry.take(onThread: thread)
         }
+        let start = StartOnWorker(thread: thread)
+        let previous = Self.startOnWorker.replace(with: start)
+        defer { Self.startOnWorker.restore(previous) }
         while let job = taken {
             if job.startsWorker {
                 startWorker()
@@ -121,7 +124,11 @@ final class SideEffectRunner: @unchecked Sendable {
             if job.startsMonitor {
                 scheduleMonitorTick()
             }
-            taken = run(job.entry, token: job.token, thread: thread)
+            if job.entry.startsTaskWhenTaken, taskStarter == nil {
+                taken = startTaskHere(job.entry, token: job.token, on: start)
+            } else {
+                taken = run(job.entry, token: job.token, thread: thread)
+            }
             activity.pokeIfWatched()
         }
     }

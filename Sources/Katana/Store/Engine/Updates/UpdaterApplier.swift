@@ -9,6 +9,10 @@ final class UpdaterApplier<S: State> {
     /// without a copy of the state before it. (Why it is kept out of the log: docs/PERFORMANCE.md,
     /// "Updaters: back-to-back".)
     private var logContinues = false
+    /// Whether `log` has recorded a change since the last ``takeChanges()``: a batch of side effects
+    /// alone then looks at a plain flag, not into the log (docs/PERFORMANCE.md, "Side effects:
+    /// no-op AsyncSideEffect").
+    private var logHasChanges = false
 
     /// Applies `envelope`'s updater to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
@@ -47,7 +51,8 @@ final class UpdaterApplier<S: State> {
 
     /// The changes recorded since the last call, in runs, for the listeners; nil when there are none.
     func takeChanges() -> [ChangeRun<S>]? {
-        guard log.hasChanges else { return nil }
+        guard logHasChanges, log.hasChanges else { return nil }
+        logHasChanges = false
         return log.takeRuns(continuesRun: logContinues)
     }
 
@@ -70,6 +75,7 @@ final class UpdaterApplier<S: State> {
                 let failure = Unsafe.withStatePointer(&state) { updater.apply(item, $0) }
                 if failure == nil {
                     log.record(old: state, new: state, continuesRun: true, settling: promise)
+                    logHasChanges = true
                 }
                 return failure
             }
@@ -86,6 +92,7 @@ final class UpdaterApplier<S: State> {
         guard let change else { return failure }
         if audience.keepsChanges {
             log.record(old: change.old, new: change.new, continuesRun: logContinues, settling: promise)
+            logHasChanges = true
         }
         logContinues = audience.keepsChanges
         updater.followUp?(item, change.old, change.new, context)

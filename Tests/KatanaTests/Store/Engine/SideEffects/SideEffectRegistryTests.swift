@@ -319,6 +319,57 @@ import Testing
         #expect(fixture.registry.isIdle)
     }
 
+    @Test func aTaskThatEndedDuringItsStart_endsOnItsWorker_whichHoldsIt_untilItLooksAgain() {
+        var fixture = Fixture()
+        fixture.addTask("a", order: 0)
+        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        #expect(cancellation == nil && next == nil)
+        #expect(fixture.registry.count == 0)
+        #expect(fixture.registry.taskCount == 0)
+        // Gone, but its worker settles its promise before it lets go.
+        #expect(!fixture.registry.isIdleOnWorkers)
+        #expect(!fixture.registry.isIdle)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdle)
+    }
+
+    @Test func aTaskThatEndedDuringItsStart_takesTheNextJobForItsWorker_inTheSameLook() {
+        var fixture = Fixture()
+        fixture.addTask("a", order: 0)
+        fixture.add("b", order: 1, startsTask: true)
+        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        #expect(cancellation == nil)
+        #expect(next?.entry.name == "b")
+        #expect(fixture.registry.count == 1)
+        #expect(fixture.registry.taskCount == 1)
+        #expect(fixture.registry.waitingCount == 0)
+        // The worker holds b now: one busy worker, as before.
+        #expect(fixture.registry.busyWorkers == 1)
+        #expect(fixture.registry.endTaskOnWorker(fixture.token("b"), thenTakeNextOn: 0).next == nil)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdle)
+    }
+
+    @Test func aTaskCancelledBeforeItEndedDuringItsStart_reportsItsCancellation() {
+        var fixture = Fixture()
+        fixture.addTask("a", order: 0, id: "search")
+        #expect(fixture.names(fixture.registry.cancel(id: "search", before: 1, leavingCut: false)) == ["a/-"])
+        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        #expect(cancellation == .cancelled && next == nil)
+        #expect(fixture.registry.count == 0)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdle)
+    }
+
+    @Test func aTaskThatEndedDuringItsStart_whileAShutdownCounts_isCountedHandled() {
+        var fixture = Fixture()
+        fixture.addTask("a", order: 0)
+        fixture.registry.beginShutdown()
+        #expect(fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0).cancellation == nil)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.giveUp().counts == .init(handled: 1, cancelled: 0, stillRunning: 0))
+    }
+
     @Test func anAsyncSideEffectThroughAWorker_movesFromWorkerToTask() {
         var fixture = Fixture()
         fixture.add("a", order: 0)
