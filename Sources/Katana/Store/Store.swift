@@ -92,7 +92,8 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
             stateInitializer: stateInitializer,
             interceptors: interceptors,
             context: context,
-            executor: configuration.stateInitializerAsyncProvider
+            executor: configuration.stateInitializerAsyncProvider,
+            callsListenersWhenReady: configuration.callsListenersWhenReady
         )
     }
 }

@@ -14,6 +14,13 @@ extension Store {
         /// give the memory the burst freed back to the system (on Linux, where glibc otherwise keeps
         /// it resident; see docs/StoreAndThreading.md, "Memory after a burst"). Default: true.
         public let releasesMemoryAfterBursts: Bool
+        /// Whether the store calls its listeners once when it becomes ready, with the initial state
+        /// as both the old and the new state, before any change: Katana 3.x's behaviour, which
+        /// UI code migrated from 3.x may rely on to render first (see Migration.md, "Behaviour you
+        /// may notice"). The call is queued on the listener executor, so a listener added right
+        /// after the store's initialiser returns gets it; `stateUpdates` sequences do not.
+        /// Default: false, as in Katana 2.0 and 6.x.
+        public let callsListenersWhenReady: Bool
         /// Starts the task each ``AsyncSideEffect`` runs in, when set: a hook for `KatanaTesting`,
         /// whose test clock runs side effects on an executor of its own and so knows when every one
         /// has suspended. Default: nil, and the store starts the task itself, running it on the
@@ -28,12 +35,14 @@ extension Store {
             stateInitializerAsyncProvider: any Executor = ImmediateExecutor(),
             listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
             signpostLogger: SignpostLogger? = nil,
-            releasesMemoryAfterBursts: Bool = true
+            releasesMemoryAfterBursts: Bool = true,
+            callsListenersWhenReady: Bool = false
         ) {
             self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
             self.listenersAsyncProvider = listenersAsyncProvider
             self.signpostLogger = signpostLogger
             self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
+            self.callsListenersWhenReady = callsListenersWhenReady
         }
 
         /// The default listener executor of this platform (see ``listenersAsyncProvider``).

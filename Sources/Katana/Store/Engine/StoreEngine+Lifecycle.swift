@@ -2,16 +2,24 @@ extension StoreEngine {
     // MARK: - Start-up
 
     /// Runs the start-up sequence: the state initializer and then the interceptors on `executor`,
-    /// then readiness, after which the items dispatched meanwhile are handled in order.
+    /// then readiness, after which the items dispatched meanwhile are handled in order. With
+    /// `callsListenersWhenReady` (Katana 3.x), the listeners' call with the initial state is queued
+    /// as soon as the state exists, so it comes before the changes of every item.
     func start(
         stateInitializer: @escaping @Sendable () -> S,
         interceptors: [StoreInterceptor],
         context: any AnySideEffectContext,
-        executor: any Executor
+        executor: any Executor,
+        callsListenersWhenReady: Bool = false
     ) {
         executor.executeAsync {
-            let cell = StateCell.make(stateInitializer())
+            let initial = stateInitializer()
+            let cell = StateCell.make(initial)
             self.published.withLock { $0 = cell }
+            if callsListenersWhenReady {
+                // Katana 3.x's order: queued once the state exists, before the interceptors start.
+                self.delivery.publishReadyCall(with: initial, owner: { self.owner })
+            }
             // Interceptors may dispatch while they are initialised (their items wait for
             // readiness), and a wait there could never succeed: mark the thread, so it fails at once.
             let previous = StoreQueueMarker.mark(self)

@@ -63,10 +63,9 @@ import Dispatch
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
-    /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by ``adopt(_:)``, before the store is
-    /// shared; read (a weak load) only when an item arrives at an inbox that holds nothing.
-    private weak var owner: AnyObject?
-
+    /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by
+    /// ``adopt(_:)``, before the store is shared; read (a weak load) only when one starts holding.
+    private(set) weak var owner: AnyObject?
 
     init(
         label: String,

@@ -129,6 +129,14 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         return action.spare
     }
 
+    /// Queues the ready store's call of its listeners with `initial` as both states (Katana 3.x;
+    /// see ``Store/Configuration/callsListenersWhenReady``), ahead of every change.
+    func publishReadyCall(with initial: S, owner: () -> AnyObject?) {
+        var call = ChangeRun(states: [initial, initial], promises: [nil])
+        call.isReadyCall = true
+        _ = publish([call], owner: owner)
+    }
+
     /// Calls every listener with every queued change, in order, then settles the change's promise;
     /// the machine lets one delivery run at a time, so listeners are never called concurrently,
     /// even on a concurrent executor.
@@ -165,6 +173,17 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
         }
     }
 
+    /// The ready call goes to the listeners promises wait for (`addListener`), not to sequences.
+    private func callWaitedFor(_ listeners: [Unmanaged<Listener>], _ old: S, _ new: S) {
+        for listener in listeners {
+            Unsafe.borrow(listener) { listener in
+                if listener.isWaitedFor {
+                    listener.call(old, new)
+                }
+            }
+        }
+    }
+
     private func deliver(_ run: ChangeRun<S>, to listeners: [Unmanaged<Listener>], progress: DeliveryProgress) {
         progress.unsettled = run.promises[...]
         run.states.withUnsafeBufferPointer { states in
@@ -172,8 +191,12 @@ final class ListenerDelivery<S: State>: ListenersBlocking, @unchecked Sendable {
                 // Copied once per change: passed straight from the buffer, each call would copy both.
                 let old = states[change - 1]
                 let new = states[change]
-                for listener in listeners {
-                    Unsafe.borrow(listener) { $0.call(old, new) }
+                if run.isReadyCall {
+                    callWaitedFor(listeners, old, new)
+                } else {
+                    for listener in listeners {
+                        Unsafe.borrow(listener) { $0.call(old, new) }
+                    }
                 }
                 if let promise = progress.unsettled.popFirst() ?? nil {
                     promise.settleDone()

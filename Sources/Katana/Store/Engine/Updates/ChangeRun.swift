@@ -7,6 +7,9 @@
 struct ChangeRun<S: State> {
     var states: [S]
     var promises: [PromiseHandle?]
+    /// Whether this is the ready store's call with its initial state (Katana 3.x's, with
+    /// `callsListenersWhenReady`), which `addListener` listeners hear and `stateUpdates` do not.
+    var isReadyCall = false
 
     /// The number of changes in the run.
     var changeCount: Int {
@@ -17,6 +20,7 @@ struct ChangeRun<S: State> {
     mutating func empty() {
         states.removeAll(keepingCapacity: true)
         promises.removeAll(keepingCapacity: true)
+        isReadyCall = false
     }
 
     /// Takes the promises still to settle out of the run (their changes stay for the listeners).

@@ -1,0 +1,53 @@
+import Dispatch
+import Katana
+import KatanaLegacy
+import XCTest
+
+// A Katana 3.x screen renders from the store's state in its listener, and relies on the ready
+// store's first call to draw at all. Migration.md's edit only: the store is given
+// `configuration: .init(listenersAsyncProvider: DispatchQueue.main, callsListenersWhenReady: true)`
+// (3.x called its listeners on the main queue, once when ready and after every change).
+
+final class BasketScreen {
+    private(set) var renderedLines: [String] = []
+    var onRender: (() -> Void)?
+
+    func render(_ state: ShopState) {
+        renderedLines.append(state.basket.isEmpty ? "empty basket" : state.basket.joined(separator: ", "))
+        onRender?()
+    }
+}
+
+final class Katana3FirstRenderClientTests: XCTestCase {
+    func makeStore() -> ShopStore {
+        ShopStore(
+            interceptors: [],
+            stateInitializer: { ShopState() },
+            configuration: .init(listenersAsyncProvider: DispatchQueue.main, callsListenersWhenReady: true)
+        )
+    }
+
+    func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() {
+        let store = makeStore()
+        let screen = BasketScreen()
+        let firstRender = expectation(description: "first render")
+        screen.onRender = { firstRender.fulfill() }
+        _ = store.addListener { screen.render(store.state) }
+        wait(for: [firstRender], timeout: 10)
+        XCTAssertEqual(screen.renderedLines, ["empty basket"])
+    }
+
+    func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() {
+        let store = makeStore()
+        let screen = BasketScreen()
+        let rendersDone = expectation(description: "three renders")
+        rendersDone.expectedFulfillmentCount = 3
+        screen.onRender = { rendersDone.fulfill() }
+        _ = store.addListener { screen.render(store.state) }
+        store.dispatch(AddToBasket(product: "apple"))
+        store.dispatch(AddToBasket(product: "milk"))
+        wait(for: [rendersDone], timeout: 10)
+        XCTAssertEqual(screen.renderedLines.count, 3)
+        XCTAssertEqual(screen.renderedLines.last, "apple, milk")
+    }
+}
