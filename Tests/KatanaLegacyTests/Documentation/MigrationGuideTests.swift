@@ -756,9 +756,11 @@ extension Guide {
         var blocks: [[String]] = []
         var current: [String]?
         for line in markdown.components(separatedBy: "\n") {
-            if current == nil, line.hasPrefix("```swift") {
+            // A block inside a list item is indented like the item's text.
+            let fence = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, fence.hasPrefix("```swift") {
                 current = []
-            } else if current != nil, line.hasPrefix("```") {
+            } else if current != nil, fence.hasPrefix("```") {
                 blocks.append(current ?? [])
                 current = nil
             } else if current != nil {

@@ -1,0 +1,52 @@
+import Dispatch
+import Katana
+import Testing
+
+// The compiled snippet of Migration.md's "Behaviour you may notice": the switch for Katana 3.x's
+// listener call when the store becomes ready.
+
+@Suite struct MigrationGuideBehaviourTests {
+    typealias AppState = Guide.AppState
+    typealias AppDependencies = Guide.AppDependencies
+
+    struct AddTodo: StateUpdater {
+        let title: String
+        func updateState(_ state: inout AppState) {
+            state.todos.append(title)
+        }
+    }
+
+    /// The main queue is held while the store is made and the listener added, as the main thread
+    /// holds it in a 3.x app; once it runs, the listener hears the ready call, then the change.
+    @Test func readyListenerCall_switchedOn_reachesAListenerAddedRightAfterTheStoreIsMade() throws {
+        let mainHeld = DispatchSemaphore(value: 0)
+        let releaseMain = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            mainHeld.signal()
+            _ = releaseMain.wait(timeout: .now() + 30)
+        }
+        defer { releaseMain.signal() }
+        // The test runner drains the main queue, so this returns once the main queue is held.
+        #expect(mainHeld.wait(timeout: .now() + 10) == .success)
+
+        let interceptors: [StoreInterceptor] = []
+        let store = Store<AppState, AppDependencies>(
+            interceptors: interceptors,
+            stateInitializer: AppState.init,
+            configuration: .init(listenersAsyncProvider: DispatchQueue.main, callsListenersWhenReady: true)
+        )
+        let heard = Guide.Changes()
+        let firstCallSawNoTodos = Guide.Changes()
+        store.addListener { old, new in
+            if heard.value == 0, old.todos.isEmpty, new.todos.isEmpty {
+                firstCallSawNoTodos.increment()
+            }
+            heard.increment()
+        }
+        let added = store.dispatch(AddTodo(title: "Buy milk"))
+        releaseMain.signal()
+        try added.wait(timeout: .seconds(10))
+        #expect(heard.value == 2)
+        #expect(firstCallSawNoTodos.value == 1)
+    }
+}
