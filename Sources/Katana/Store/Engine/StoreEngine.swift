@@ -63,10 +63,10 @@ import Dispatch
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
-    /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by ``adopt(_:)``, before the store is
-    /// shared; read (a weak load) only when an item arrives at an inbox that holds nothing.
+    /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by
+    /// ``adopt(_:)``, before the store is shared; read (a weak load) when an item arrives at an
+    /// inbox that holds nothing.
     private weak var owner: AnyObject?
-
 
     init(
         label: String,
@@ -89,15 +89,13 @@ import Dispatch
         }
     }
 
-    deinit {
-        EngineDirectory.unregister(directoryNumber)
-    }
+    deinit { EngineDirectory.unregister(directoryNumber) }
 
     // MARK: - Enqueue
 
     /// Adds an item to the inbox and wakes the store's queue if it was idle. With
-    /// `startingWhenIdle` (side effects), an idle store's item is handled on the calling thread
-    /// instead: everything dispatched before it has been handled, so the order holds.
+    /// `startingWhenIdle` (side effects), an idle store's item goes to the side-effect registry from
+    /// the calling thread instead: everything dispatched before it has been handled, so the order holds.
     func enqueue(
         _ item: any Dispatchable,
         settling promise: PromiseHandle?,
@@ -124,10 +122,10 @@ import Dispatch
             envelope.reject(KatanaError.storeShutDown(item: typeName(of: envelope.item)))
         case .handleHere(let start):
             let drainer = Self.drainer(start.right)
-            drainer.withPassInstalled {
-                process(start.item, for: start.audience, with: drainer)
+            if !drainer.submitSideEffect(start.item) {
+                drainer.withPassInstalled { process(start.item, for: start.audience, with: drainer) }
+                publish(drainer)
             }
-            publish(drainer)
             finish(start.right)
         }
     }
