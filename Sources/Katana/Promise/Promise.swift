@@ -144,7 +144,9 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
 
     @inline(never)
     private static func genericPending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Value> {
-        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
+        Promise(core: PromiseCore<Value>.make {
+            Storage(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
+        })
     }
 
     // MARK: - Settling
@@ -244,7 +246,9 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
 extension Promise where Value == Void {
     /// ``pending(dispatching:toEngineNumbered:)`` for a `Promise<Void>`.
     static func voidPending(dispatching item: any Dispatchable, toEngineNumbered engineNumber: UInt64) -> Promise<Void> {
-        Promise(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
+        Promise(core: PromiseCore<Void>.make {
+            Storage(phase: .pending([]), work: .dispatch(DispatchWork(item: item, engineNumber: engineNumber)))
+        })
     }
 }
 

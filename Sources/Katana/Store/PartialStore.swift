@@ -74,8 +74,9 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// Updaters run one at a time on the store's serial queue, in dispatch order.
     @discardableResult
     open func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle)
+        let item: any Dispatchable = dispatchable
+        let promise = Promise<Void>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
+        engine.enqueue(item, settling: promise.handle)
         return promise
     }
 
@@ -83,24 +84,27 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     /// the error it throws. Side effects run concurrently.
     @discardableResult
     open func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
-        let promise = Promise<Void>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
+        let item: any Dispatchable = dispatchable
+        let promise = Promise<Void>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
+        engine.enqueue(item, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 
     /// Dispatches a returning side effect; the promise is fulfilled with the value it returns.
     @discardableResult
     open func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
+        let item: any Dispatchable = dispatchable
+        let promise = Promise<T.ReturnValue>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
+        engine.enqueue(item, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 
     /// Dispatches an async side effect (run as a task); the promise is fulfilled with its value.
     @discardableResult
     open func dispatch<T: AsyncSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
-        let promise = Promise<T.ReturnValue>.pending(dispatching: dispatchable, toEngineNumbered: engine.directoryNumber)
-        engine.enqueue(dispatchable, settling: promise.handle, startingWhenIdle: true)
+        let item: any Dispatchable = dispatchable
+        let promise = Promise<T.ReturnValue>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
+        engine.enqueue(item, settling: promise.handle, startingWhenIdle: true)
         return promise
     }
 

@@ -88,15 +88,13 @@ import Dispatch
         }
     }
 
-    deinit {
-        EngineDirectory.unregister(directoryNumber)
-    }
+    deinit { EngineDirectory.unregister(directoryNumber) }
 
     // MARK: - Enqueue
 
     /// Adds an item to the inbox and wakes the store's queue if it was idle. With
-    /// `startingWhenIdle` (side effects), an idle store's item is handled on the calling thread
-    /// instead: everything dispatched before it has been handled, so the order holds.
+    /// `startingWhenIdle` (side effects), an idle store's item goes to the side-effect registry from
+    /// the calling thread instead: everything dispatched before it has been handled, so the order holds.
     func enqueue(
         _ item: any Dispatchable,
         settling promise: PromiseHandle?,
@@ -123,10 +121,10 @@ import Dispatch
             envelope.reject(KatanaError.storeShutDown(item: typeName(of: envelope.item)))
         case .handleHere(let start):
             let drainer = Self.drainer(start.right)
-            drainer.withPassInstalled {
-                process(start.item, for: start.audience, with: drainer)
+            if !drainer.submitSideEffect(start.item) {
+                drainer.withPassInstalled { process(start.item, for: start.audience, with: drainer) }
+                publish(drainer)
             }
-            publish(drainer)
             finish(start.right)
         }
     }

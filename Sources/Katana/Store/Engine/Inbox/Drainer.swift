@@ -108,4 +108,22 @@ final class Drainer<S: State> {
     func kind(of item: any Dispatchable) -> ItemKind {
         kinds.kind(of: item, storeState: S.self)
     }
+
+    /// Hands a side effect dispatched to an idle store straight to the side-effect registry
+    /// (its interceptors run on its worker, and it changes no state here, so there is no
+    /// updaters' pass to install and nothing to publish); returns false, doing nothing, for
+    /// anything else and once a shutdown cancels what is left (docs/PERFORMANCE.md, "Side
+    /// effects: no-op AsyncSideEffect").
+    func submitSideEffect(_ envelope: Envelope) -> Bool {
+        guard shutdown.phase != .cancelling else { return false }
+        switch kind(of: envelope.item) {
+        case .asyncSideEffect(let runner):
+            sideEffects.submit(envelope, starting: runner)
+        case .sideEffect(let runner):
+            sideEffects.submit(envelope, running: runner)
+        case .updater, .unsupported, .ambiguous:
+            return false
+        }
+        return true
+    }
 }
