@@ -64,7 +64,7 @@ import Dispatch
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
     /// changes wait for the listeners (see ``DrainStateMachine/keptAlive``). Written once, by
-    /// ``adopt(_:)``, before the store is shared; read (a weak load) only when one starts holding.
+    /// ``adopt(_:)``, under the inbox's lock; read (a weak load) only when one starts holding.
     private(set) weak var owner: AnyObject?
 
     init(
@@ -123,7 +123,7 @@ import Dispatch
             let drainer = Self.drainer(start.right)
             if !drainer.submitSideEffect(start.item) {
                 drainer.withPassInstalled { process(start.item, for: start.audience, with: drainer) }
-                publish(drainer)
+                publish(drainer, holdingStore: !fromStoreWork)
             }
             finish(start.right)
         }
@@ -141,8 +141,10 @@ import Dispatch
             let drainer = Self.drainer(right)
             var batch = drainer.takeSpareBatch()
             var handled = 0
-            while let audience = inbox.withLock({ $0.nextBatch(into: &batch, for: right) }) {
-                handle(batch, for: audience, with: right)
+            while let (audience, held) = inbox.withLock({ inbox in
+                inbox.nextBatch(into: &batch, for: right).map { ($0, inbox.keptAlive != nil) }
+            }) {
+                handle(batch, for: audience, with: right, holdingStore: held)
                 handled += batch.count
                 drainer.empty(&batch)
             }
@@ -172,15 +174,15 @@ import Dispatch
             updaterQueue.async { self.drainOnQueue() }
         }
         activity.pokeIfWatched()
-        // The store the inbox held goes last: when nothing else holds it, it is released here.
-        withExtendedLifetime(heldStore) {}
+        withExtendedLifetime(heldStore) {}  // last: if nothing else holds the store, it goes here
     }
 
-    /// The store takes this engine: from now on, work waiting in the inbox holds it (and the
-    /// work its dependencies dispatched while they were made, before the store existed, does now).
+    /// The store takes this engine: work from outside waiting in the inbox holds it from now on,
+    /// as does what its dependencies dispatched while they were made.
     func adopt(_ store: AnyObject) {
-        owner = store
+        // Under the inbox's lock, where enqueueing reads it (dependencies may dispatch already).
         inbox.withLock { inbox in
+            owner = store
             if inbox.waitingCount > 0 {
                 inbox.holdOwner { store }
             }
@@ -189,8 +191,8 @@ import Dispatch
 
     // MARK: - Handle
 
-    /// Handles one batch, item by item, then publishes its state changes.
-    func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight) {
+    /// Handles one batch, then publishes its changes (held for the listeners if `holdingStore`).
+    func handle(_ batch: [Envelope], for audience: Audience, with right: borrowing Inbox.DrainRight, holdingStore: Bool) {
         let drainer = Self.drainer(right)
         drainer.audience = audience
         drainer.withPassInstalled {
@@ -199,7 +201,7 @@ import Dispatch
                 process(batch[index], for: audience, with: drainer)
             }
         }
-        publish(drainer)
+        publish(drainer, holdingStore: holdingStore)
     }
 
     /// Sends one item on its way: a side effect into the side-effect registry, which runs its
@@ -283,9 +285,9 @@ import Dispatch
     // MARK: - Publish
 
     /// Hands the batch's state changes to the listeners, in one hop per batch.
-    private func publish(_ drainer: Drainer<S>) {
+    private func publish(_ drainer: Drainer<S>, holdingStore: Bool) {
         guard let runs = drainer.updates.takeChanges() else { return }
-        var spare = delivery.publish(runs, owner: { self.owner })
+        var spare = delivery.publish(runs, owner: { holdingStore ? self.owner : nil })
         drainer.updates.reuse(&spare, keepingAtMost: ListenerDelivery<S>.retainedRuns)
     }
 

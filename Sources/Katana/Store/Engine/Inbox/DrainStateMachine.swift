@@ -196,8 +196,10 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// `fromStoreWork` says the item comes from the store's own work (a side effect, an
     /// interceptor, the dependencies), which a shutdown that lets work finish still takes.
     ///
-    /// An item that waits holds the store: `owner` gives it (nil when the store is being released,
-    /// whose release then rejects the item), asked only when the store is not held already.
+    /// An item from outside that waits holds the store: `owner` gives it (nil when the store is
+    /// being released, whose release then rejects the item), asked only when the store is not held
+    /// already. An item from the store's own work takes no hold (it may extend one): its rules and
+    /// side effects, which hold the store weakly, must not keep it alive by dispatching.
     mutating func enqueue(
         _ item: consuming Item,
         handlingHereWhenIdle: Bool = false,
@@ -211,7 +213,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         switch phase {
         case .starting, .scheduled, .draining, .drainingWithBlockQueued:
             items.append(item)
-            holdOwner(owner)
+            if !fromStoreWork {
+                holdOwner(owner)
+            }
             return .none
         case .idle(let drainer):
             if handlingHereWhenIdle {
@@ -219,7 +223,9 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
-            holdOwner(owner)
+            if !fromStoreWork {
+                holdOwner(owner)
+            }
             phase = .scheduled(drainer)
             return .scheduleDrain
         case .drainingThenStop, .stopped:

@@ -35,7 +35,8 @@ extension StoreEngine {
         guard let handover else { return }
         let previous = StoreQueueMarker.mark(self)
         defer { StoreQueueMarker.restore(previous) }
-        handle(handover.items, for: handover.audience, with: handover.right)
+        // A thread waiting for its own item: work from outside, which holds the store.
+        handle(handover.items, for: handover.audience, with: handover.right, holdingStore: true)
         finish(handover.relinquish(keepingAtMost: Drainer<S>.retainedBatchCapacity))
     }
 }

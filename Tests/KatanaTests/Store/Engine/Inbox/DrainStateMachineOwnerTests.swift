@@ -115,3 +115,22 @@ private final class TestOwner {}
         #expect(machine.keptAlive == nil)
     }
 }
+
+/// Work of the store's own (its rules, side effects, interceptors) takes no hold on the store.
+@Suite struct DrainStateMachineStoreWorkOwnerTests {
+    @Test func anItemFromTheStoresOwnWork_takesNoHold_butExtendsOneFromOutside() {
+        final class Owner {}
+        let owner = Owner()
+        var machine = TestDrainMachine()
+        _ = machine.becomeReady(with: TestDrainer())
+        var asked = 0
+        _ = machine.enqueue(1, fromStoreWork: true, owner: { asked += 1; return owner })
+        #expect(asked == 0)
+        #expect(machine.keptAlive == nil, "a rule that keeps dispatching must not keep its store alive")
+        _ = machine.enqueue(2, owner: { asked += 1; return owner })
+        #expect(machine.keptAlive === owner)
+        _ = machine.enqueue(3, fromStoreWork: true, owner: { asked += 1; return owner })
+        #expect(asked == 1)
+        #expect(machine.keptAlive === owner, "held until the inbox is idle")
+    }
+}
