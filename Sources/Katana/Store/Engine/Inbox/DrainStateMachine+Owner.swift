@@ -3,9 +3,10 @@
 /// lives until its inbox is idle, then goes with its last reference as usual; a side effect still
 /// running does not hold it.
 extension DrainStateMachine {
-    /// Holds the store for the items waiting, unless it is held already.
-    mutating func holdOwner(_ owner: () -> AnyObject?) {
-        if keptAlive == nil {
+    /// Holds the store for the items waiting, unless it is held already or the item comes from the
+    /// store's own work (whose rules and side effects must not keep it alive by dispatching).
+    mutating func holdOwner(_ owner: () -> AnyObject?, unlessFromStoreWork fromStoreWork: Bool = false) {
+        if !fromStoreWork, keptAlive == nil {
             keptAlive = owner()
         }
     }

@@ -213,9 +213,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         switch phase {
         case .starting, .scheduled, .draining, .drainingWithBlockQueued:
             items.append(item)
-            if !fromStoreWork {
-                holdOwner(owner)
-            }
+            holdOwner(owner, unlessFromStoreWork: fromStoreWork)
             return .none
         case .idle(let drainer):
             if handlingHereWhenIdle {
@@ -223,9 +221,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
                 return .handleHere(Start(right: DrainRight(drainer), item: item, audience: audience))
             }
             items.append(item)
-            if !fromStoreWork {
-                holdOwner(owner)
-            }
+            holdOwner(owner, unlessFromStoreWork: fromStoreWork)
             phase = .scheduled(drainer)
             return .scheduleDrain
         case .drainingThenStop, .stopped:
