@@ -29,14 +29,16 @@ public struct MarkdownDocument: Sendable {
         return lines[(start + 1)..<(end ?? lines.endIndex)].joined(separator: "\n")
     }
 
-    /// The code blocks fenced with "```swift" in `text`, each as its lines.
+    /// The code blocks fenced with "```swift" in `text`, each as its lines (a block inside a list
+    /// item is indented like the item's text, fence included).
     public static func swiftBlocks(in text: String) -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
         for line in text.components(separatedBy: "\n") {
-            if current == nil, line.hasPrefix("```swift") {
+            let fence = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, fence.hasPrefix("```swift") {
                 current = []
-            } else if current != nil, line.hasPrefix("```") {
+            } else if current != nil, fence.hasPrefix("```") {
                 blocks.append(current ?? [])
                 current = nil
             } else if current != nil {

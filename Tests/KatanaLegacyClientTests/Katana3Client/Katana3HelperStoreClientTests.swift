@@ -8,7 +8,7 @@ import Testing
 
 /// Fills a basket in a store of its own and returns once everything is dispatched; the listener
 /// reads the store unowned, as 3.x listeners did.
-func fillBasket(_ products: [String], log: ShopLog) -> Promise<Void> {
+func fillBasket(_ products: [String], log: LinesLog) -> Promise<Void> {
     let store = ShopStore()
     _ = store.addListener { [unowned store] in
         log.append(store.state.basket.joined(separator: ", "))
@@ -22,7 +22,7 @@ func fillBasket(_ products: [String], log: ShopLog) -> Promise<Void> {
 
 @Suite struct Katana3HelperStoreClientTests {
     @Test func aStoreMadeInAHelperThatReturned_handlesEverythingItWasGiven() throws {
-        let log = ShopLog()
+        let log = LinesLog()
         try fillBasket(["apple", "bread", "milk"], log: log).wait(timeout: .seconds(10))
         // One call per change; each reads the store's state when it runs, as in 3.x.
         #expect(log.lines.count == 3)

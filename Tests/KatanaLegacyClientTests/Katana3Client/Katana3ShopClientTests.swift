@@ -38,7 +38,7 @@ import Testing
 
     @Test func thenDispatch_afterThen_stillDispatchesToTheStore() throws {
         let store = ShopStore()
-        let screen = ShopLog()
+        let screen = LinesLog()
         try store.dispatch(AddToBasket(product: "apple")).then { _ in
             screen.append("basket shown")
         }.thenDispatch(Checkout()).wait(timeout: .seconds(10))

@@ -71,22 +71,3 @@ struct Checkout: SideEffect {
         try context.awaitDispatch(PrintReceipt())
     }
 }
-
-/// Lines the shop's screens write from any thread; a test reads them back.
-final class ShopLog: @unchecked Sendable {
-    // @unchecked: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        storage.append(line)
-        lock.unlock()
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}

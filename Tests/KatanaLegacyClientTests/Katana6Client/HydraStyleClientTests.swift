@@ -9,7 +9,7 @@ import Testing
 
     @Test func thenWithAMultiLineBody_passesTheValueOn() throws {
         let store = makeLibraryStore()
-        let log = LibraryLog()
+        let log = LinesLog()
         let count = try store.dispatch(FetchCatalogue()).then { books in
             log.append("fetched \(books.count)")
             log.append("first \(books[0])")
@@ -58,14 +58,14 @@ import Testing
 
     @Test func retryWhen_dispatchesTheSideEffectAgain() throws {
         let store = makeLibraryStore()
-        let runs = LibraryLog()
+        let runs = LinesLog()
         let books = try store.dispatch(FlakyFetchCatalogue(runs: runs, failures: 2)).retryWhen(3) { _, error in
             return Promise(resolved: error is CatalogueDown)
         }.wait(timeout: timeout)
         #expect(books == ["Dune"])
         #expect(runs.lines.count == 3)
 
-        let retried = LibraryLog()
+        let retried = LinesLog()
         _ = try store.dispatch(FlakyFetchCatalogue(runs: retried, failures: 1)).retry(3) { _, error in
             error is CatalogueDown
         }.wait(timeout: timeout)

@@ -51,7 +51,7 @@ struct FetchCatalogue: ReturningSideEffect {
 
 /// Fails with `CatalogueDown` on its first `failures` runs.
 struct FlakyFetchCatalogue: ReturningSideEffect {
-    let runs: LibraryLog
+    let runs: LinesLog
     let failures: Int
     func sideEffect(_ context: AnySideEffectContext) throws -> [String] {
         runs.append("run")
@@ -59,24 +59,5 @@ struct FlakyFetchCatalogue: ReturningSideEffect {
             throw CatalogueDown()
         }
         return ["Dune"]
-    }
-}
-
-/// Lines written from any thread; a test reads them back.
-final class LibraryLog: @unchecked Sendable {
-    // @unchecked: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        storage.append(line)
-        lock.unlock()
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
     }
 }

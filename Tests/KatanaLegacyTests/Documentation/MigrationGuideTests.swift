@@ -1,4 +1,5 @@
 import Dispatch
+import DocumentationSupport
 import Foundation
 import Katana
 import KatanaLegacy
@@ -739,7 +740,7 @@ extension Guide {
             .filter { $0.hasSuffix(".swift") }
             .sorted()
         let sources = try files.map { normalised(try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) }
-        let blocks = swiftBlocks(in: guide)
+        let blocks = MarkdownDocument.swiftBlocks(in: guide)
         #expect(blocks.count >= 20)
         for block in blocks {
             guard let first = block.first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
@@ -750,24 +751,6 @@ extension Guide {
             let found = sources.contains { contains($0, lines) }
             #expect(found, "Migration.md block not found in any of \(files):\n\(block.joined(separator: "\n"))")
         }
-    }
-
-    private func swiftBlocks(in markdown: String) -> [[String]] {
-        var blocks: [[String]] = []
-        var current: [String]?
-        for line in markdown.components(separatedBy: "\n") {
-            // A block inside a list item is indented like the item's text.
-            let fence = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, fence.hasPrefix("```swift") {
-                current = []
-            } else if current != nil, fence.hasPrefix("```") {
-                blocks.append(current ?? [])
-                current = nil
-            } else if current != nil {
-                current?.append(line)
-            }
-        }
-        return blocks
     }
 
     private func normalised(_ text: String) -> [String] {
