@@ -148,7 +148,6 @@ import Testing
         var configuration = testConfiguration()
         configuration.workerThreads = threads
         let store = makeStore(configuration: configuration)
-        let started = Latch()
         let release = Latch()
         // One async waits on a gate (it gave its thread back when it suspended); two hold both
         // threads; ten more wait for a worker.
@@ -156,7 +155,11 @@ import Testing
         let events = EventLog()
         let running = store.dispatch(AwaitGate(label: "async", gate: gate, events: events))
         #expect(await eventuallyAsync { gate.waitingCount == 1 })
-        let holding = (0 ..< 2).map { _ in store.dispatch(HoldingSideEffect(started: started, release: release)) }
+        // Both bodies must have begun: two busy workers alone could be one body and the worker
+        // that is still handing the async one's task back (seen under the thread sanitizer).
+        let started = [Latch(), Latch()]
+        let holding = started.map { store.dispatch(HoldingSideEffect(started: $0, release: release)) }
+        #expect(await eventuallyAsync { started.allSatisfy { $0.wait(timeout: .zero) } })
         #expect(await eventuallyAsync { threads.statistics.busy == 2 })
         let waiting = (0 ..< 10).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .seconds(600)) }
