@@ -39,12 +39,29 @@ final class Locked<Value>: @unchecked Sendable {
     }
 }
 
+/// An interceptor that passes every item on, in the fast form.
+struct PassThrough: Interceptor {
+    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+        try next(item)
+    }
+}
+
 switch workload {
 case "updaters":
     burst(BenchStore())
 case "interceptors":
     let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
     burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)))
+case "interceptors-fast":
+    burst(BenchStore(interceptors: Interceptors {
+        PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
+        PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
+    }))
+case "interceptors-fast1":
+    burst(BenchStore(interceptors: Interceptors { PassThrough(); PassThrough() }))
+case "interceptors1":
+    let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
+    burst(BenchStore(interceptors: [passThrough]))
 case "onchange":
     let observer = ObserverInterceptor.observe {
         for index in 0 ..< 100 {

@@ -50,50 +50,23 @@ open class Store<S: State, D: SideEffectDependencyContainer>: PartialStore<S>, @
         dependenciesInitializer: DependenciesInitializer,
         configuration: Configuration = .init()
     ) {
-        let engine = StoreEngine<S>(
-            label: "Katana.Store<\(typeName(S.self))>",
-            listenerExecutor: configuration.listenersAsyncProvider,
-            tracer: configuration.signpostLogger,
-            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
-            asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
-            workerThreads: configuration.workerThreads
-        )
-        let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
-            guard let engine else {
-                promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
-                return
-            }
-            engine.enqueueFromStoreWork(item, settling: promise)
-        }
-        let published = engine.published
-        let getState: @Sendable () -> S = { [weak engine] in
-            if let engine {
-                return engine.readState()
-            }
-            // The store is gone: its last state, if it ever had one.
-            guard let cell = published.withLock({ $0 }) else {
-                StorePrecondition.stateReadBeforeReady()
-            }
-            return cell.read()
-        }
-        let anyDispatch: AnyDispatch = { item in
-            let promise = Promise<any Sendable>.pending()
-            enqueue(item, promise.handle)
-            return promise
-        }
-        dependencies = dependenciesInitializer(anyDispatch, { getState() })
-        super.init(engine: engine)
-        let outsideWork: @Sendable () -> StoreWorkToken = { [weak engine] in
-            guard let engine else { return StoreWorkToken {} }
-            return engine.beginOutsideWork()
-        }
-        let context = SideEffectContext<S, D>(dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork)
-        engine.start(
-            stateInitializer: stateInitializer,
-            interceptors: interceptors,
-            context: context,
-            executor: configuration.stateInitializerAsyncProvider,
-            callsListenersWhenReady: configuration.callsListenersWhenReady
-        )
+        let parts = StoreParts<S, D>(dependenciesInitializer: dependenciesInitializer, configuration: configuration)
+        dependencies = parts.dependencies
+        super.init(engine: parts.engine)
+        parts.start(interceptors: Interceptors(interceptors), stateInitializer: stateInitializer, configuration: configuration)
+    }
+
+    /// A store whose interceptors are composed with ``Interceptors`` (interceptor values and
+    /// closure interceptors, mixed); otherwise as ``init(interceptors:stateInitializer:dependenciesInitializer:configuration:)``.
+    public init(
+        interceptors: Interceptors,
+        stateInitializer: @escaping StateInitializer<S> = { S() },
+        dependenciesInitializer: DependenciesInitializer = { D(dispatch: $0, getState: $1) },
+        configuration: Configuration = .init()
+    ) {
+        let parts = StoreParts<S, D>(dependenciesInitializer: dependenciesInitializer, configuration: configuration)
+        dependencies = parts.dependencies
+        super.init(engine: parts.engine)
+        parts.start(interceptors: interceptors, stateInitializer: stateInitializer, configuration: configuration)
     }
 }

@@ -7,7 +7,7 @@ extension StoreEngine {
     /// as soon as the state exists, so it comes before the changes of every item.
     func start(
         stateInitializer: @escaping @Sendable () -> S,
-        interceptors: [StoreInterceptor],
+        interceptors: Interceptors,
         context: any AnySideEffectContext,
         executor: any Executor,
         callsListenersWhenReady: Bool = false
@@ -40,7 +40,7 @@ extension StoreEngine {
         }
     }
 
-    private func makeDrainer(cell: StateCell<S>, interceptors: [StoreInterceptor], context: any AnySideEffectContext) -> Drainer<S> {
+    private func makeDrainer(cell: StateCell<S>, interceptors: Interceptors, context: any AnySideEffectContext) -> Drainer<S> {
         // An item passed on outside any run of the chain, or passed on in place of a side effect
         // when it is not one, is handled in turn through the inbox. Weak: an interceptor may call
         // `next` long after the store is gone.

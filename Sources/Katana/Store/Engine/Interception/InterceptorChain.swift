@@ -8,8 +8,7 @@
 /// run on its own thread, and settles the item's promise; what an interceptor passes on later,
 /// from elsewhere, reaches `late` and is handled in turn, without a promise.
 final class InterceptorChain: @unchecked Sendable {
-    // @unchecked: every stored property is a constant once `init` returns (`entry` is assigned
-    // there, after the chain it closes over has been built).
+    // @unchecked: the stored properties are assigned once, in `init`, before the chain is shared.
 
     /// How a run ended.
     enum Verdict {
@@ -83,32 +82,29 @@ final class InterceptorChain: @unchecked Sendable {
         }
     }
 
-    /// The interceptors the store was given, kept so that what only their outer closures capture
-    /// lives as long as the store.
-    private let interceptors: [StoreInterceptor]
+    /// The store's started copy of its interceptors, kept so that the interceptors (and everything
+    /// their closures capture, even what only an outer closure does) live as long as the store.
+    private var started: @Sendable (InterceptorNext) -> InterceptorNext = { $0 }
+    /// The entry of the joined chain.
     private var entry: StoreInterceptorNext = { _ in }
 
-    /// Composes `interceptors` (each initialised now, with `context`), in order; an item passed on
-    /// outside any run goes to `late`.
+    /// Starts `interceptors` for this store (each one's start, in order, with `context`) and
+    /// connects the last of them to the store; an item passed on outside any run goes to `late`.
     init(
-        _ interceptors: [StoreInterceptor],
+        _ interceptors: Interceptors,
         context: any AnySideEffectContext,
         late: @escaping @Sendable (Envelope) -> Void
     ) {
-        self.interceptors = interceptors
         let identity = ObjectIdentifier(self)
-        var next: StoreInterceptorNext = { item in
+        let end = InterceptorNext { item in
             if let pass = Self.currentPass, pass.chain == identity {
                 pass.receive(item)
             } else {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
             }
         }
-        // A loop rather than `reduce` (docs/PERFORMANCE.md, "Updaters: 10 pass-through interceptors").
-        for interceptor in interceptors.reversed() {
-            next = interceptor(context)(next)
-        }
-        entry = next
+        started = interceptors.start(context)
+        entry = started(end).proceed
     }
 
     /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on

@@ -1,0 +1,64 @@
+import Dispatch
+
+/// What both of `Store`'s designated initialisers build: the engine, the dependencies (made with
+/// closures that reach the engine weakly), and the start-up that follows `super.init`.
+struct StoreParts<S: State, D: SideEffectDependencyContainer> {
+    let engine: StoreEngine<S>
+    let dependencies: D
+    private let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void
+    private let getState: @Sendable () -> S
+
+    init(dependenciesInitializer: Store<S, D>.DependenciesInitializer, configuration: Store<S, D>.Configuration) {
+        let engine = StoreEngine<S>(
+            label: "Katana.Store<\(typeName(S.self))>",
+            listenerExecutor: configuration.listenersAsyncProvider,
+            tracer: configuration.signpostLogger,
+            releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
+            asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
+            workerThreads: configuration.workerThreads
+        )
+        let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
+            guard let engine else {
+                promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
+                return
+            }
+            engine.enqueueFromStoreWork(item, settling: promise)
+        }
+        let published = engine.published
+        let getState: @Sendable () -> S = { [weak engine] in
+            if let engine {
+                return engine.readState()
+            }
+            // The store is gone: its last state, if it ever had one.
+            guard let cell = published.withLock({ $0 }) else {
+                StorePrecondition.stateReadBeforeReady()
+            }
+            return cell.read()
+        }
+        let anyDispatch: AnyDispatch = { item in
+            let promise = Promise<any Sendable>.pending()
+            enqueue(item, promise.handle)
+            return promise
+        }
+        self.engine = engine
+        self.enqueue = enqueue
+        self.getState = getState
+        dependencies = dependenciesInitializer(anyDispatch, { getState() })
+    }
+
+    /// Starts the engine (state initializer, interceptors, readiness), once the store exists.
+    func start(interceptors: Interceptors, stateInitializer: @escaping @Sendable () -> S, configuration: Store<S, D>.Configuration) {
+        let outsideWork: @Sendable () -> StoreWorkToken = { [weak engine] in
+            guard let engine else { return StoreWorkToken {} }
+            return engine.beginOutsideWork()
+        }
+        let context = SideEffectContext<S, D>(dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork)
+        engine.start(
+            stateInitializer: stateInitializer,
+            interceptors: interceptors,
+            context: context,
+            executor: configuration.stateInitializerAsyncProvider,
+            callsListenersWhenReady: configuration.callsListenersWhenReady
+        )
+    }
+}
