@@ -39,17 +39,58 @@ public enum ObserverInterceptor {
         interceptor(rules: rules(), notificationCenter: notificationCenter, reporter: reporter)
     }
 
+    /// The declarative form as an interceptor value, for ``Interceptors``: the same rules and
+    /// behaviour as ``observe(notificationCenter:reporter:_:)``.
+    public static func rules(
+        notificationCenter: NotificationCenter = .default,
+        reporter: @escaping @Sendable (String) -> Void = standardErrorReporter,
+        @ObserverRulesBuilder _ rules: () -> [ObserverRule]
+    ) -> Rules {
+        Rules(rules: rules(), notificationCenter: notificationCenter, reporter: reporter)
+    }
+
+    /// Observer rules as an ``Interceptor``: each store that starts it gets its own rule runtime
+    /// (its notification observers, its memo of item types), released with the store.
+    public struct Rules: Interceptor {
+        private let rules: [ObserverRule]
+        private let notificationCenter: NotificationCenter
+        private let reporter: @Sendable (String) -> Void
+        /// The store's runtime, made when the store starts.
+        private var runtime: ObserverRuntime?
+
+        init(rules: [ObserverRule], notificationCenter: NotificationCenter, reporter: @escaping @Sendable (String) -> Void) {
+            self.rules = rules
+            self.notificationCenter = notificationCenter
+            self.reporter = reporter
+        }
+
+        /// Makes the store's runtime: registers the notification rules and runs the start rules.
+        public mutating func start(in context: any AnySideEffectContext) {
+            runtime = ObserverRuntime(rules: rules, context: context, center: notificationCenter, reporter: reporter)
+        }
+
+        /// Passes the item on, then checks the rules it may trigger.
+        public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            guard let runtime else {
+                try next(item)
+                return
+            }
+            try runtime.intercept(item, next: next)
+        }
+    }
+
     private static func interceptor(
         rules: [ObserverRule],
         notificationCenter: NotificationCenter,
         reporter: @escaping @Sendable (String) -> Void
     ) -> StoreInterceptor {
-        { context in
-            let runtime = ObserverRuntime(rules: rules, context: context, center: notificationCenter, reporter: reporter)
+        let value = Rules(rules: rules, notificationCenter: notificationCenter, reporter: reporter)
+        return { context in
+            var started = value
+            started.start(in: context)
+            let rules = started
             return { next in
-                { item in
-                    try runtime.intercept(item, next: next)
-                }
+                { item in try rules.intercept(item, next: InterceptorNext(next)) }
             }
         }
     }

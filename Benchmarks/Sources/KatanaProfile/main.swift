@@ -6,7 +6,8 @@ import KatanaObservers
 // A plain program running one benchmark workload, without the benchmark harness, for profilers:
 //   perf record -g .build/release/KatanaProfile updaters 1000000
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
-// Workloads: updaters, interceptors, onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
+// Workloads: updaters, interceptors (ten closure interceptors), interceptors-fast (ten Interceptor
+// values), onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
 // roundtrip; and producer, which times the dispatching thread and the store's queue separately (the
 // queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
 let arguments = CommandLine.arguments.dropFirst()
@@ -57,11 +58,6 @@ case "interceptors-fast":
         PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
         PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
     }))
-case "interceptors-fast1":
-    burst(BenchStore(interceptors: Interceptors { PassThrough(); PassThrough() }))
-case "interceptors1":
-    let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
-    burst(BenchStore(interceptors: [passThrough]))
 case "onchange":
     let observer = ObserverInterceptor.observe {
         for index in 0 ..< 100 {

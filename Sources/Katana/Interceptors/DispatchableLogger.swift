@@ -10,16 +10,39 @@ public enum DispatchableLogger {
         blackList: [any Dispatchable.Type] = [],
         sink: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> StoreInterceptor {
-        let skipped = Set(blackList.map { ObjectIdentifier($0) })
+        let logging = Logging(blackList: blackList, sink: sink)
         return { _ in
             { next in
-                { item in
-                    if !skipped.contains(ObjectIdentifier(type(of: item))) {
-                        sink("[Katana] dispatched \(item.debugDescription)")
-                    }
-                    try next(item)
-                }
+                { item in try logging.intercept(item, next: InterceptorNext(next)) }
             }
+        }
+    }
+
+    /// The logging interceptor as a value, for ``Interceptors``: the same lines as
+    /// ``interceptor(blackList:sink:)``.
+    public static func logging(
+        blackList: [any Dispatchable.Type] = [],
+        sink: @escaping @Sendable (String) -> Void = { print($0) }
+    ) -> Logging {
+        Logging(blackList: blackList, sink: sink)
+    }
+
+    /// Writes a line for every item whose type is not skipped, then passes the item on.
+    public struct Logging: Interceptor {
+        private let skipped: Set<ObjectIdentifier>
+        private let sink: @Sendable (String) -> Void
+
+        init(blackList: [any Dispatchable.Type], sink: @escaping @Sendable (String) -> Void) {
+            skipped = Set(blackList.map { ObjectIdentifier($0) })
+            self.sink = sink
+        }
+
+        /// Logs `item` unless its type is skipped, then passes it on.
+        public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            if !skipped.contains(ObjectIdentifier(type(of: item))) {
+                sink("[Katana] dispatched \(item.debugDescription)")
+            }
+            try next(item)
         }
     }
 }

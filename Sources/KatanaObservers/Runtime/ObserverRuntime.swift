@@ -85,7 +85,7 @@ final class ObserverRuntime: @unchecked Sendable {
     }
 
     /// Lets the item through, then checks the rules it may trigger.
-    func intercept(_ item: any Dispatchable, next: StoreInterceptorNext) throws {
+    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
         let itemType = ObjectIdentifier(type(of: item))
         let isUpdater = isStateUpdater(item, of: itemType)
         let matchingDispatchRules = dispatchRules.isEmpty ? nil : dispatchRules[itemType]

@@ -5,47 +5,55 @@ extension TestStore {
     /// The interceptor that records every item: first in the chain, so it sees each item the store
     /// is given (sent by the test or dispatched by the store's own work) before any other
     /// interceptor can replace or block it, with the state before and after. Whether the item got
-    /// past the app's interceptors is told by ``arrivalMarker(log:)``, last in the chain. Each
-    /// change to the log pokes `activity`, so a test store waiting for an item wakes.
-    static func recorder(log: LockedValue<HandledLog<S>>, activity: ActivityPoke) -> StoreInterceptor {
-        { context in
-            { next in
-                { item in
-                    guard let before = context.getAnyState() as? S else {
-                        try next(item)
-                        return
-                    }
-                    let index = log.withLock { $0.begin(item, stateBefore: before) }
-                    activity.poke()
-                    do {
-                        try RecordingThread.withCurrentItem(index, readingState: { context.getAnyState() }) {
-                            try next(item)
-                        }
-                    } catch {
-                        log.withLock { $0.end(index, stateAfter: context.getAnyState() as? S, outcome: .rejected("\(error)")) }
-                        activity.poke()
-                        throw error
-                    }
-                    let after = context.getAnyState() as? S
-                    log.withLock { $0.end(index, stateAfter: after, outcome: $0.hasArrived(index) ? .handled : .blocked) }
-                    activity.poke()
-                }
+    /// past the app's interceptors is told by ``ArrivalMarker``, last in the chain. Each change to
+    /// the log pokes `activity`, so a test store waiting for an item wakes.
+    struct Recorder: Interceptor {
+        let log: LockedValue<HandledLog<S>>
+        let activity: ActivityPoke
+        /// The store's context, once it starts.
+        private var context: (any AnySideEffectContext)?
+
+        init(log: LockedValue<HandledLog<S>>, activity: ActivityPoke) {
+            self.log = log
+            self.activity = activity
+        }
+
+        mutating func start(in context: any AnySideEffectContext) {
+            self.context = context
+        }
+
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            guard let context, let before = context.getAnyState() as? S else {
+                try next(item)
+                return
             }
+            let index = log.withLock { $0.begin(item, stateBefore: before) }
+            activity.poke()
+            do {
+                try RecordingThread.withCurrentItem(index, readingState: { context.getAnyState() }) {
+                    try next(item)
+                }
+            } catch {
+                log.withLock { $0.end(index, stateAfter: context.getAnyState() as? S, outcome: .rejected("\(error)")) }
+                activity.poke()
+                throw error
+            }
+            let after = context.getAnyState() as? S
+            log.withLock { $0.end(index, stateAfter: after, outcome: $0.hasArrived(index) ? .handled : .blocked) }
+            activity.poke()
         }
     }
 
     /// The interceptor last in the chain: an item that reaches it got past every interceptor of
     /// the app's, so the store handles it (or what an interceptor replaced it with).
-    static func arrivalMarker(log: LockedValue<HandledLog<S>>) -> StoreInterceptor {
-        { _ in
-            { next in
-                { item in
-                    if let index = RecordingThread.currentItem {
-                        log.withLock { $0.arrived(index) }
-                    }
-                    try next(item)
-                }
+    struct ArrivalMarker: Interceptor {
+        let log: LockedValue<HandledLog<S>>
+
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            if let index = RecordingThread.currentItem {
+                log.withLock { $0.arrived(index) }
             }
+            try next(item)
         }
     }
 

@@ -171,7 +171,11 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         )
         testConfiguration.asyncSideEffectTaskStarter = Self.taskStarter(log: log, clock: clock, activity: activity)
         store = Store(
-            interceptors: [Self.recorder(log: log, activity: activity)] + interceptors + [Self.arrivalMarker(log: log)],
+            interceptors: Interceptors {
+                Recorder(log: log, activity: activity)
+                interceptors
+                ArrivalMarker(log: log)
+            },
             stateInitializer: { initialState },
             dependenciesInitializer: { dispatch, getState in
                 let dependencies = D(dispatch: dispatch, getState: getState)
