@@ -30,31 +30,27 @@ private struct Refused: SideEffect {
 
 /// An interceptor that, before passing a `ReadCounter` on, dispatches `Increment(amount:)` through
 /// its context and blocks until that has been applied.
-private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Recorder<String>) -> StoreInterceptor {
-    { context in
-        { next in
-            { item in
-                if item is ReadCounter {
-                    do {
-                        try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(5))
-                    } catch {
-                        errors.append("\(error)")
-                        throw error
-                    }
-                }
-                try next(item)
+private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Recorder<String>) -> InterceptorSpec {
+    InterceptorSpec(withContext: { context, item, next in
+        if item is ReadCounter {
+            do {
+                try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(5))
+            } catch {
+                errors.append("\(error)")
+                throw error
             }
         }
-    }
+        try next(item)
+    })
 }
 
 /// Store semantics 4: a side effect's interceptor chain runs where the side effect runs (the
 /// concurrent side-effect pool), not on the store's serial queue; ordering and the interceptors'
 /// powers are kept on that path.
 @Suite struct SideEffectInterceptorTests {
-    @Test func interceptorBlockingOnItsOwnDispatch_whileHandlingSideEffect_succeeds() throws {
+    @Test(arguments: InterceptorForm.allCases) func interceptorBlockingOnItsOwnDispatch_whileHandlingSideEffect_succeeds(form: InterceptorForm) throws {
         let errors = Recorder<String>()
-        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 7, errors: errors)])
+        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 7, errors: errors)], form: form)
         let read = store.dispatch(ReadCounter())
         let outcome: String
         do {
@@ -68,9 +64,9 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Record
         #expect(store.state.counter == 7)
     }
 
-    @Test func interceptorsBlockingOnTheirOwnDispatches_forManySideEffectsAtOnce_allSucceed() throws {
+    @Test(arguments: InterceptorForm.allCases) func interceptorsBlockingOnTheirOwnDispatches_forManySideEffectsAtOnce_allSucceed(form: InterceptorForm) throws {
         let errors = Recorder<String>()
-        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 1, errors: errors)])
+        let store = makeStore(interceptors: [incrementingAndWaitingBeforeReadCounter(amount: 1, errors: errors)], form: form)
         let reads = (1...20).map { _ in store.dispatch(ReadCounter()) }
         let values = try Promise.all(reads).wait(timeout: .seconds(10))
         #expect(errors.values == [])
@@ -79,13 +75,13 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Record
         #expect(store.state.counter == 20)
     }
 
-    @Test func sideEffectDispatchedAfterUpdater_seesThatUpdater_withSlowInterceptor_50Times() throws {
+    @Test(arguments: InterceptorForm.allCases) func sideEffectDispatchedAfterUpdater_seesThatUpdater_withSlowInterceptor_50Times(form: InterceptorForm) throws {
         // Slow for updaters, so that a side effect whose chain overtook an earlier updater would show it.
-        let slowForUpdaters = interceptor { item, next in
+        let slowForUpdaters = InterceptorSpec { item, next in
             if item is Increment { usleep(200) }
             try next(item)
         }
-        let store = makeStore(interceptors: [slowForUpdaters])
+        let store = makeStore(interceptors: [slowForUpdaters], form: form)
         var wrong: [String] = []
         for expected in 1...50 {
             store.dispatch(Increment())
@@ -97,39 +93,39 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Record
         #expect(wrong == [])
     }
 
-    @Test func interceptorReplacingSideEffect_runsTheReplacement_andFulfilsTheOriginalPromise() throws {
+    @Test(arguments: InterceptorForm.allCases) func interceptorReplacingSideEffect_runsTheReplacement_andFulfilsTheOriginalPromise(form: InterceptorForm) throws {
         let runs = Recorder<String>()
-        let replacing = interceptor { item, next in
+        let replacing = InterceptorSpec { item, next in
             if let original = item as? RecordRun, original.name == "A" {
                 try next(RecordRun(name: "B", runs: original.runs))
             } else {
                 try next(item)
             }
         }
-        let store = makeStore(interceptors: [replacing])
+        let store = makeStore(interceptors: [replacing], form: form)
         #expect(rejection(of: store.dispatch(RecordRun(name: "A", runs: runs)), timeout: .seconds(5)) == nil)
         #expect(runs.values == ["B"])
     }
 
-    @Test func interceptorBlockingSideEffect_rejectsWithBlockedByInterceptor() {
+    @Test(arguments: InterceptorForm.allCases) func interceptorBlockingSideEffect_rejectsWithBlockedByInterceptor(form: InterceptorForm) {
         let runs = Recorder<String>()
-        let blocking = interceptor { item, next in
+        let blocking = InterceptorSpec { item, next in
             if item is Blocked { return }
             try next(item)
         }
-        let store = makeStore(interceptors: [blocking])
+        let store = makeStore(interceptors: [blocking], form: form)
         let error = rejection(of: store.dispatch(Blocked(runs: runs)), timeout: .seconds(5))
         #expect(error?.katana == .blockedByInterceptor(item: String(reflecting: Blocked.self)))
         #expect(runs.values == [])
     }
 
-    @Test func interceptorThrowingForSideEffect_rejectsWithThatError_andSideEffectDoesNotRun() {
+    @Test(arguments: InterceptorForm.allCases) func interceptorThrowingForSideEffect_rejectsWithThatError_andSideEffectDoesNotRun(form: InterceptorForm) {
         let runs = Recorder<String>()
-        let throwing = interceptor { item, next in
+        let throwing = InterceptorSpec { item, next in
             if item is Refused { throw TestError(code: 41) }
             try next(item)
         }
-        let store = makeStore(interceptors: [throwing])
+        let store = makeStore(interceptors: [throwing], form: form)
         let error = rejection(of: store.dispatch(Refused(runs: runs)), timeout: .seconds(5))
         #expect(error as? TestError == TestError(code: 41))
         #expect(runs.values == [])
@@ -140,30 +136,26 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Record
 /// interceptor does after `next` is done when `wait` returns.
 @Suite struct InterceptorWorkAfterNextTests {
     /// Records, after `next` returns (after a short pause, to widen a race), that the item passed.
-    private static func recordingAfterNext(_ seen: Recorder<String>) -> StoreInterceptor {
-        { _ in
-            { next in
-                { item in
-                    try next(item)
-                    usleep(2_000)
-                    seen.append("\(type(of: item)) passed")
-                }
-            }
+    private static func recordingAfterNext(_ seen: Recorder<String>) -> InterceptorSpec {
+        InterceptorSpec { item, next in
+            try next(item)
+            usleep(2_000)
+            seen.append("\(type(of: item)) passed")
         }
     }
 
-    @Test func sideEffectPromise_settlesAfterTheInterceptorsReturn() throws {
+    @Test(arguments: InterceptorForm.allCases) func sideEffectPromise_settlesAfterTheInterceptorsReturn(form: InterceptorForm) throws {
         let seen = Recorder<String>()
-        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)])
+        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)], form: form)
         for round in 1 ... 5 {
             #expect(try store.dispatch(Constant(value: round)).wait(timeout: .seconds(5)) == round)
             #expect(seen.values.filter { $0 == "Constant passed" }.count == round)
         }
     }
 
-    @Test func updaterPromise_settlesAfterTheInterceptorsReturn() throws {
+    @Test(arguments: InterceptorForm.allCases) func updaterPromise_settlesAfterTheInterceptorsReturn(form: InterceptorForm) throws {
         let seen = Recorder<String>()
-        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)])
+        let store = makeStore(interceptors: [Self.recordingAfterNext(seen)], form: form)
         for round in 1 ... 5 {
             try store.dispatch(Increment()).wait(timeout: .seconds(5))
             #expect(seen.values.filter { $0 == "Increment passed" }.count == round)

@@ -17,7 +17,7 @@ extension Interceptors {
 
         /// Calls each closure with the store's context, in order.
         public mutating func start(in context: any AnySideEffectContext) {
-            stages = Stages(interceptors.map { $0(context) })
+            stages = Stages(interceptors.map { Stage($0(context)) })
         }
 
         /// Calls each closure's stage with what follows it, the last one first.
@@ -25,7 +25,7 @@ extension Interceptors {
             guard let stages else { return next }
             var following = next.proceed
             for stage in stages.stages.reversed() {
-                following = stage(following)
+                following = stage.apply(following)
             }
             return InterceptorNext(following)
         }
@@ -41,10 +41,21 @@ extension Interceptors {
     public final class Stages: @unchecked Sendable {
         // @unchecked: made by `start` and read by `connect`, both during the store's start-up on
         // the one thread that starts it, before the chain is shared with any other thread.
-        let stages: [(@escaping StoreInterceptorNext) -> StoreInterceptorNext]
+        let stages: [Stage]
 
-        init(_ stages: [(@escaping StoreInterceptorNext) -> StoreInterceptorNext]) {
+        init(_ stages: [Stage]) {
             self.stages = stages
+        }
+    }
+
+    /// What one closure interceptor returned for the store's context. A class's stored closure
+    /// keeps its own calling convention; in an array of closures it would not, and every item
+    /// would then pay for a conversion at each level (docs/PERFORMANCE.md, "Interceptors as values").
+    final class Stage {
+        let apply: (@escaping StoreInterceptorNext) -> StoreInterceptorNext
+
+        init(_ apply: @escaping (@escaping StoreInterceptorNext) -> StoreInterceptorNext) {
+            self.apply = apply
         }
     }
 

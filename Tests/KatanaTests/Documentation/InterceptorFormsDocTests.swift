@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+import Katana
+import Testing
+
+/// docs/StoreAndThreading.md's "Two forms of interceptor", compiled and run.
+enum InterceptorFormsDoc {
+    typealias CounterState = ReadmeQuickStart.CounterState
+    typealias Increment = ReadmeQuickStart.Increment
+    typealias AppDependencies = ReadmeQuickStart.AppDependencies
+
+    /// Where the article's audit trail writes: the names of the items it saw.
+    final class AuditLog: Sendable {
+        private let names = Mutex<[String]>([])
+
+        func record(_ item: any Dispatchable) {
+            names.withLock { $0.append(String(describing: type(of: item))) }
+        }
+
+        var recorded: [String] { names.withLock { $0 } }
+    }
+
+    struct AuditTrail: Interceptor {
+        let audit: AuditLog
+
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            audit.record(item)
+            try next(item)
+        }
+    }
+
+    /// The article's store, with the logger's lines going to `lines` instead of standard output.
+    static func makeStore(audit: AuditLog, legacyInterceptors: [StoreInterceptor]) -> Store<CounterState, AppDependencies> {
+        let store = Store<CounterState, AppDependencies>(interceptors: Interceptors {
+            AuditTrail(audit: audit)
+            DispatchableLogger.logging(blackList: [Increment.self])
+            legacyInterceptors          // [StoreInterceptor], Katana's closures, in the same chain
+        })
+        return store
+    }
+}
+
+@Suite struct InterceptorFormsDocTests {
+    @Test func article_valueAndClosureInterceptors_seeEachItemInTheOrderWritten() throws {
+        let audit = InterceptorFormsDoc.AuditLog()
+        let order = Mutex<[String]>([])
+        let legacy: StoreInterceptor = { _ in
+            { next in
+                { item in
+                    order.withLock { $0.append("closure saw \(type(of: item))") }
+                    try next(item)
+                }
+            }
+        }
+        let store = InterceptorFormsDoc.makeStore(audit: audit, legacyInterceptors: [legacy])
+        try store.dispatch(InterceptorFormsDoc.Increment(amount: 2)).wait(timeout: .seconds(10))
+        #expect(audit.recorded == ["Increment"])
+        #expect(order.withLock { $0 } == ["closure saw Increment"])
+        #expect(store.state.counter == 2)
+    }
+}
