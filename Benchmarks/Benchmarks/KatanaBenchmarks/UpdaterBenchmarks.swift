@@ -53,6 +53,15 @@ func registerUpdaterBenchmarks() {
         dispatchBurst(to: BenchStore(interceptors: interceptors), count: count, benchmark: benchmark)
     }
 
+    // The same ten levels as interceptor values, composed by `Interceptors { ... }`.
+    let values = Interceptors {
+        PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
+        PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
+    }
+    Benchmark("Updaters: 10 pass-through interceptor values \(ops(count))", configuration: Configurations.burst()) { benchmark in
+        dispatchBurst(to: BenchStore(interceptors: values), count: count, benchmark: benchmark)
+    }
+
     // The target's case: 100 OnChange rules on stored fields no updater changes (`g0.f0` … `g9.f9`,
     // two key-path components each). Each rule reads and compares its value around every updater,
     // so this is the rule kind whose cost grows with the number of rules (dispatch rules are looked

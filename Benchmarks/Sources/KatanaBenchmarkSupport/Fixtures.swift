@@ -116,3 +116,13 @@ public struct SignalStart: SideEffect {
         started.signal()
     }
 }
+
+/// An interceptor value that passes every item on: one level of a chain, for the interceptor
+/// benchmarks.
+public struct PassThrough: Interceptor {
+    public init() {}
+
+    public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+        try next(item)
+    }
+}

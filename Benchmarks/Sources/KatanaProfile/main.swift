@@ -40,13 +40,6 @@ final class Locked<Value>: @unchecked Sendable {
     }
 }
 
-/// An interceptor that passes every item on, in the fast form.
-struct PassThrough: Interceptor {
-    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
-        try next(item)
-    }
-}
-
 switch workload {
 case "updaters":
     burst(BenchStore())
