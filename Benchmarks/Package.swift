@@ -32,6 +32,15 @@ let package = Package(
                 .product(name: "KatanaObservers", package: "Katana"),
             ]
         ),
+        // The Katana 2.x workloads (the middleware bridge) as a plain program, for perf / valgrind;
+        // a target of its own so that KatanaProfile does not depend on KatanaLegacy.
+        .executableTarget(
+            name: "KatanaLegacyProfile",
+            dependencies: [
+                "KatanaBenchmarkSupport",
+                .product(name: "KatanaLegacy", package: "Katana"),
+            ]
+        ),
         .executableTarget(
             name: "KatanaBenchmarks",
             dependencies: [

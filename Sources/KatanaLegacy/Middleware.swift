@@ -1,4 +1,3 @@
-import Foundation
 import Katana
 
 /// The Katana 2.x dispatch function handed to side effects, middleware and dependency containers.
@@ -26,49 +25,33 @@ public typealias StoreMiddleware = @Sendable (_ getState: @escaping GetState, _ 
 /// Order is kept: interceptors made from a list of middleware run in the list's order, mixed freely
 /// with modern interceptors. An error thrown further down the chain while the middleware passes the
 /// item on rejects the item's promise, as it would without the middleware in between.
+///
+/// As in 2.x, the middleware is applied once per store, when the store starts: its outer and middle
+/// closures run then, and only the closure they return runs for every item.
 @available(*, deprecated, message: "Rewrite the middleware as a StoreInterceptor")
 public func middlewareToInterceptor(_ middleware: @escaping StoreMiddleware) -> StoreInterceptor {
     { context in
         let getState: GetState = { context.getAnyState() }
         let prepared = middleware(getState, legacyDispatch(through: context))
         return { next in
-            { item in
-                let failure = FirstError()
-                let legacyNext: StoreMiddlewareNext = { passed in
-                    do {
-                        try next(passed)
-                    } catch {
-                        failure.record(error)
-                    }
+            // The middleware is joined to `next` here, once per store as in 2.x, not per item: an
+            // item then costs no allocation of the bridge's own.
+            let legacyNext: StoreMiddlewareNext = { passed in
+                do {
+                    try next(passed)
+                } catch {
+                    // Carried out by the run in progress on this thread (the middleware's closures
+                    // cannot throw); a `next` called later or from another thread has no run to
+                    // report to, and its error is dropped (see MiddlewareRun).
+                    MiddlewareRun.report(error)
                 }
-                prepared(legacyNext)(item)
-                if let error = failure.value {
+            }
+            let handle = prepared(legacyNext)
+            return { item in
+                if let error = MiddlewareRun.capturingError(of: { handle(item) }) {
                     throw error
                 }
             }
         }
-    }
-}
-
-/// The first error reported by any thread, for carrying an error out of a non-throwing closure.
-final class FirstError: @unchecked Sendable {
-    // @unchecked: `stored` is only read and written while holding `lock`.
-    private let lock = NSLock()
-    private var stored: (any Error)?
-
-    /// Keeps `error` unless an error was recorded already.
-    func record(_ error: any Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        if stored == nil {
-            stored = error
-        }
-    }
-
-    /// The first recorded error, if any.
-    var value: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }
