@@ -8,7 +8,7 @@
 /// run on its own thread, and settles the item's promise; what an interceptor passes on later,
 /// from elsewhere, reaches `late` and is handled in turn, without a promise.
 final class InterceptorChain: @unchecked Sendable {
-    // @unchecked: the stored properties are assigned once, in `init`, before the chain is shared.
+    // @unchecked: every stored property is a constant.
 
     /// How a run ended.
     enum Verdict {
@@ -42,7 +42,7 @@ final class InterceptorChain: @unchecked Sendable {
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
         init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
-            self.chain = ObjectIdentifier(chain)
+            self.chain = chain.identity
             self.handle = handle
         }
 
@@ -53,18 +53,23 @@ final class InterceptorChain: @unchecked Sendable {
         }
 
         fileprivate func receive(_ item: any Dispatchable) {
-            let promise = passedOn ? nil : self.promise
+            // The first item passed on takes the run's promise (moved, not copied).
+            var promise: PromiseHandle?
+            if !passedOn {
+                swap(&promise, &self.promise)
+            }
             passedOn = true
-            self.promise = nil
-            guard let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)),
-                  let promise
-            else { return }
-            pendingPromise = promise
-            if case .done = settlement, promise.acceptsDone {
+            let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
+            guard let promise else { return }
+            switch consume settlement {
+            case nil:
+                return
+            case .done? where promise.acceptsDone:
                 pendingIsDone = true
-            } else {
+            case let settlement?:
                 pendingSettlement = (settlement, item)
             }
+            pendingPromise = promise
         }
 
         /// Settles what this run handled, now that its interceptors have returned.
@@ -84,9 +89,16 @@ final class InterceptorChain: @unchecked Sendable {
 
     /// The store's started copy of its interceptors, kept so that the interceptors (and everything
     /// their closures capture, even what only an outer closure does) live as long as the store.
-    private var started: @Sendable (InterceptorNext) -> InterceptorNext = { $0 }
-    /// The entry of the joined chain.
-    private var entry: StoreInterceptorNext = { _ in }
+    private let started: @Sendable (InterceptorNext) -> InterceptorNext
+    /// The entry of the joined chain. A constant, so a run calls it without retaining it.
+    private let entry: StoreInterceptorNext
+    /// What tells this chain's passes from other chains' on the same thread (an object kept for
+    /// its unique identity, made before the chain itself exists, which the chain's end captures).
+    private let marker: Marker
+    fileprivate var identity: ObjectIdentifier { ObjectIdentifier(marker) }
+
+    /// An object with nothing in it, for its identity.
+    private final class Marker: Sendable {}
 
     /// Starts `interceptors` for this store (each one's start, in order, with `context`) and
     /// connects the last of them to the store; an item passed on outside any run goes to `late`.
@@ -95,7 +107,8 @@ final class InterceptorChain: @unchecked Sendable {
         context: any AnySideEffectContext,
         late: @escaping @Sendable (Envelope) -> Void
     ) {
-        let identity = ObjectIdentifier(self)
+        let marker = Marker()
+        let identity = ObjectIdentifier(marker)
         let end = InterceptorNext { item in
             if let pass = Self.currentPass, pass.chain == identity {
                 pass.receive(item)
@@ -103,8 +116,10 @@ final class InterceptorChain: @unchecked Sendable {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
             }
         }
-        started = interceptors.start(context)
+        let started = interceptors.start(context)
+        self.started = started
         entry = started(end).proceed
+        self.marker = marker
     }
 
     /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on
