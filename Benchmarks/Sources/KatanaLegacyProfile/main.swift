@@ -8,20 +8,10 @@ import KatanaLegacy
 // Workloads: middleware (ten pass-through 2.x middleware bridged with middlewareToInterceptor) and
 // interceptors (ten pass-through closure interceptors, the same as KatanaProfile's), both in the
 // `burst` shape, so that one binary measures the bridge against what it should cost.
-let arguments = CommandLine.arguments.dropFirst()
-let workload = arguments.first ?? "middleware"
-let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let arguments = ProfileArguments(defaultWorkload: "middleware")
+let workload = arguments.workload
+let count = arguments.count
 
-/// Dispatches `count` increments to `store`, waits for the last one and checks the counter: the
-/// `burst` of KatanaProfile.
-func burst(_ store: BenchStore) {
-    var last: Promise<Void>?
-    for _ in 0 ..< count {
-        last = store.dispatch(Increment())
-    }
-    last?.settled("last updater")
-    check(store.state.counter == count, "counter is \(store.state.counter), expected \(count)")
-}
 
 /// Ten 2.x middleware that pass every item on, each bridged to an interceptor; deprecated because
 /// it measures the deprecated bridge on purpose.
@@ -45,10 +35,10 @@ enum LegacyWorkloads: WorkloadRunner {
     static func run(_ workload: String) {
         switch workload {
         case "middleware":
-            burst(BenchStore(interceptors: bridgedPassThroughMiddleware()))
+            burst(BenchStore(interceptors: bridgedPassThroughMiddleware()), count: count)
         case "interceptors":
             let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
-            burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)))
+            burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)), count: count)
         default:
             fatalError("unknown workload \(workload)")
         }

@@ -10,18 +10,10 @@ import KatanaObservers
 // values), onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
 // roundtrip; and producer, which times the dispatching thread and the store's queue separately (the
 // queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
-let arguments = CommandLine.arguments.dropFirst()
-let workload = arguments.first ?? "updaters"
-let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let arguments = ProfileArguments(defaultWorkload: "updaters")
+let workload = arguments.workload
+let count = arguments.count
 
-func burst(_ store: BenchStore) {
-    var last: Promise<Void>?
-    for _ in 0 ..< count {
-        last = store.dispatch(Increment())
-    }
-    last?.settled("last updater")
-    check(store.state.counter == count, "counter is \(store.state.counter), expected \(count)")
-}
 
 /// A nonisolated async function that returns at once, as the simplest side effect body does.
 @inline(never)
@@ -42,36 +34,36 @@ final class Locked<Value>: @unchecked Sendable {
 
 switch workload {
 case "updaters":
-    burst(BenchStore())
+    burst(BenchStore(), count: count)
 case "interceptors":
     let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
-    burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)))
+    burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)), count: count)
 case "interceptors-fast":
     burst(BenchStore(interceptors: Interceptors {
         PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
         PassThrough(); PassThrough(); PassThrough(); PassThrough(); PassThrough()
-    }))
+    }), count: count)
 case "onchange":
     let observer = ObserverInterceptor.observe {
         for index in 0 ..< 100 {
             OnChange(of: \BenchState.untouched[index]) { _, _ in nil }
         }
     }
-    burst(BenchStore(interceptors: [observer]))
+    burst(BenchStore(interceptors: [observer]), count: count)
 case "onchange-stored":
     let observer = ObserverInterceptor.observe {
         for keyPath in BenchState.unchangedStoredFields {
             OnChange(of: keyPath) { _, _ in nil }
         }
     }
-    burst(BenchStore(interceptors: [observer]))
+    burst(BenchStore(interceptors: [observer]), count: count)
 case "keypath-listeners":
     // The same 100 unchanged stored fields as onchange-stored, watched by key-path listeners.
     let store = BenchStore()
     for keyPath in BenchState.unchangedStoredFields {
         store.addListener(of: keyPath) { _, _ in }
     }
-    burst(store)
+    burst(store, count: count)
 case "listeners":
     let store = BenchStore()
     let done = DispatchSemaphoreBox()
