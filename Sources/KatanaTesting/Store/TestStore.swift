@@ -139,9 +139,72 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
     /// A test store with a ready store configuration (its listener executor, signpost logger and
     /// memory release are used). The state initializer runs in the initialiser whatever the
     /// configuration says, and async side effects run on the clock's executor.
-    public init(
+    public convenience init(
         initialState: S,
         interceptors: [StoreInterceptor] = [],
+        configuration: Store<S, D>.Configuration,
+        clock: TestClock? = nil,
+        exhaustivity: Exhaustivity = .on,
+        timeout: Duration = .seconds(5),
+        reporter: TestFailureReporter? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        prepareDependencies: @escaping (D) -> Void = { _ in }
+    ) {
+        self.init(
+            initialState: initialState,
+            interceptors: Interceptors(interceptors),
+            configuration: configuration,
+            clock: clock,
+            exhaustivity: exhaustivity,
+            timeout: timeout,
+            reporter: reporter,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column,
+            prepareDependencies: prepareDependencies
+        )
+    }
+
+    /// A test store with the app's interceptors composed with ``Interceptors`` (interceptor values
+    /// and closures), and the default configuration of ``init(initialState:interceptors:clock:exhaustivity:timeout:reporter:fileID:filePath:line:column:prepareDependencies:)``.
+    public convenience init(
+        initialState: S,
+        interceptors: Interceptors,
+        clock: TestClock? = nil,
+        exhaustivity: Exhaustivity = .on,
+        timeout: Duration = .seconds(5),
+        reporter: TestFailureReporter? = nil,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        prepareDependencies: @escaping (D) -> Void = { _ in }
+    ) {
+        self.init(
+            initialState: initialState,
+            interceptors: interceptors,
+            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "KatanaTesting.TestStore.listeners")),
+            clock: clock,
+            exhaustivity: exhaustivity,
+            timeout: timeout,
+            reporter: reporter,
+            fileID: fileID,
+            filePath: filePath,
+            line: line,
+            column: column,
+            prepareDependencies: prepareDependencies
+        )
+    }
+
+    /// A test store with the app's interceptors composed with ``Interceptors`` and a ready store
+    /// configuration; otherwise as the initialiser taking closure interceptors.
+    public init(
+        initialState: S,
+        interceptors: Interceptors,
         configuration: Store<S, D>.Configuration,
         clock: TestClock? = nil,
         exhaustivity: Exhaustivity = .on,

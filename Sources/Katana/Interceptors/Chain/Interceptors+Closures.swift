@@ -38,7 +38,8 @@ extension Interceptors {
     }
 
     /// What closure interceptors return for the store's context, kept until they are joined.
-    public final class Stages: @unchecked Sendable {
+    @usableFromInline
+    final class Stages: @unchecked Sendable {
         // @unchecked: made by `start` and read by `connect`, both during the store's start-up on
         // the one thread that starts it, before the chain is shared with any other thread.
         let stages: [Stage]
