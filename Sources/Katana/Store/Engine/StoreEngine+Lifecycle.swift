@@ -51,7 +51,18 @@ extension StoreEngine {
             }
             self.enqueue(envelope)
         }
-        let chain = interceptors.isEmpty ? nil : InterceptorChain(interceptors, context: context, late: handOff)
+        // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine
+        // drains; what its runs of the chain pass on is handled here, with the drainer.
+        let engine = Unsafe.unretained(self)
+        let drainerSlot = DrainerSlot<S>()
+        let chain = interceptors.isEmpty ? nil : InterceptorChain(
+            interceptors,
+            context: context,
+            drainerHandle: { envelope in
+                drainerSlot.withDrainer { drainer in Unsafe.borrow(engine) { $0.handle(envelope, with: drainer) } }
+            },
+            late: handOff
+        )
         let runner = SideEffectRunner(
             tracer: tracer,
             chain: chain,
@@ -62,14 +73,12 @@ extension StoreEngine {
             threads: workerThreads
         )
         sideEffects.withLock { $0 = runner }
-        // Unretained: the drainer lives inside this engine's inbox, and runs only while the engine drains.
-        let engine = Unsafe.unretained(self)
-        return Drainer(
+        let drainer = Drainer(
             cell: cell, context: context, sideEffects: runner, shutdown: shutdownSignal, chain: chain,
             releasesMemoryAfterBursts: releasesMemoryAfterBursts
-        ) { envelope, drainer in
-            Unsafe.borrow(engine) { $0.handle(envelope, with: drainer) }
-        }
+        )
+        drainerSlot.fill(with: drainer)
+        return drainer
     }
 
     /// Whether start-up has finished and items are being handled.
@@ -124,5 +133,26 @@ extension StoreEngine {
         }
         delivery.stop(audienceChanged: setAudience)
         // `stop.released`, the drainer if nobody held it, is let go here with the interceptors.
+    }
+}
+
+/// Where the chain's drainer pass finds the drainer, which is made after the chain.
+///
+/// Written once, before the drainer is handed to the inbox (whose lock publishes it to whichever
+/// thread drains); read only by the thread draining.
+private final class DrainerSlot<S: State>: @unchecked Sendable {
+    // @unchecked: `drainer` is set once before any thread can drain, and only read afterwards.
+    /// Unretained: the engine's inbox holds the drainer.
+    private var drainer: Unmanaged<Drainer<S>>?
+
+    func fill(with drainer: Drainer<S>) {
+        self.drainer = Unsafe.unretained(drainer)
+    }
+
+    /// Calls `body` with the drainer, which the thread draining holds meanwhile.
+    @inline(__always)
+    func withDrainer<Result>(_ body: (Drainer<S>) -> Result) -> Result {
+        // Filled before the drainer could run a pass that calls this.
+        Unsafe.borrow(drainer.unsafelyUnwrapped, body)
     }
 }

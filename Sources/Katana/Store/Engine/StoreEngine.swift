@@ -220,13 +220,14 @@ import Dispatch
         case .asyncSideEffect(let runner):
             drainer.sideEffects.submit(envelope, starting: runner)
         case .updater, .unsupported, .ambiguous:
-            guard let chain = drainer.chain, let pass = drainer.updaterPass, !envelope.skipsInterceptors else {
+            let verdict = envelope.skipsInterceptors ? nil : drainer.withChain { $0?.runOnDrainer(envelope) }
+            guard let verdict else {
                 if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
                     envelope.settle(settlement)
                 }
                 return
             }
-            switch chain.runInstalled(envelope, in: pass) {
+            switch verdict {
             case .passedOn:
                 break
             case .blocked:

@@ -16,8 +16,8 @@ final class Drainer<S: State> {
     var shutdownCounts = DrainerShutdownCounts()
     /// The interceptors; nil without interceptors.
     let chain: InterceptorChain?
-    /// The pass state updaters go through the chain with (one, reused: only the drainer runs them).
-    private(set) var updaterPass: InterceptorChain.Pass?
+    /// ``chain``, for the runs of state updaters: borrowed, as ``chain`` holds it.
+    private let chainReference: Unmanaged<InterceptorChain>?
     /// How each dispatched type is handled.
     let kinds: ItemKindCache
     /// Applies updaters and keeps their changes for the listeners.
@@ -34,8 +34,7 @@ final class Drainer<S: State> {
         sideEffects: SideEffectRunner,
         shutdown: ShutdownSignal,
         chain: InterceptorChain?,
-        releasesMemoryAfterBursts: Bool,
-        handle: @escaping (Envelope, Drainer<S>) -> Settlement?
+        releasesMemoryAfterBursts: Bool
     ) {
         self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
         self.cell = cell
@@ -44,13 +43,15 @@ final class Drainer<S: State> {
         self.sideEffects = sideEffects
         self.shutdown = shutdown
         self.chain = chain
-        // Unretained: the pass belongs to this drainer, and runs only while the drainer does.
-        let drainer = Unsafe.unretained(self)
-        updaterPass = chain.map { chain in
-            InterceptorChain.Pass(for: chain) { envelope in
-                Unsafe.borrow(drainer) { handle(envelope, $0) }
-            }
-        }
+        chainReference = chain.map { Unsafe.unretained($0) }
+    }
+
+    /// Calls `body` with the interceptor chain, without taking a reference to it; nil without
+    /// interceptors.
+    @inline(__always)
+    func withChain<Result>(_ body: (InterceptorChain?) -> Result) -> Result {
+        guard let chainReference else { return body(nil) }
+        return Unsafe.borrow(chainReference, body)
     }
 
     /// Items handled since the last report to ``MemoryRelease``.
@@ -97,11 +98,11 @@ final class Drainer<S: State> {
     /// Runs `body` with the updaters' interceptor pass installed on this thread (once for many
     /// items, rather than once per item), when there are interceptors.
     func withPassInstalled(_ body: () -> Void) {
-        guard let chain, let updaterPass else {
+        guard let chain else {
             body()
             return
         }
-        chain.installing(updaterPass, body)
+        chain.installingDrainerPass(body)
     }
 
     /// How items of `item`'s type are handled.

@@ -25,24 +25,29 @@ final class InterceptorChain: @unchecked Sendable {
     /// The first item to arrive settles the run's promise, once the run is over (every interceptor
     /// has returned); an interceptor that calls `next` again gets that item handled too, without a
     /// promise.
-    final class Pass {
+    final class Pass: @unchecked Sendable {
+        // @unchecked: a pass is touched only by the thread whose slot holds it (the chain's end
+        // looks at the pass in its own thread's slot), and by the run that put it there.
         fileprivate let chain: ObjectIdentifier
         private let handle: (Envelope) -> Settlement?
-        /// The run's promise, until the first item passed on takes it.
+        /// The run's promise, which the first item passed on settles once the run is over.
         private var promise: PromiseHandle?
         /// The run's item's place in dispatch order, which what it passes on takes.
         private var sequence: UInt64 = 0
         fileprivate private(set) var passedOn = false
-        /// The promise the run's handled item settles when the run is over: fulfilled as done
-        /// (the common case, a state updater), or as ``pendingSettlement`` says.
-        private var pendingPromise: PromiseHandle?
+        /// Whether the first item passed on fulfils the promise as done (the common case, a state
+        /// updater); otherwise ``pendingSettlement`` says how it settles, if it is this pass's to.
         private var pendingIsDone = false
         private var pendingSettlement: (settlement: Settlement, item: any Dispatchable)?
 
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
-        init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
-            self.chain = chain.identity
+        convenience init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
+            self.init(chain: chain.identity, handle: handle)
+        }
+
+        fileprivate init(chain: ObjectIdentifier, handle: @escaping (Envelope) -> Settlement?) {
+            self.chain = chain
             self.handle = handle
         }
 
@@ -53,37 +58,36 @@ final class InterceptorChain: @unchecked Sendable {
         }
 
         fileprivate func receive(_ item: any Dispatchable) {
-            // The first item passed on takes the run's promise (moved, not copied).
-            var promise: PromiseHandle?
-            if !passedOn {
-                swap(&promise, &self.promise)
+            guard !passedOn else {
+                // A later item is handled too, without a promise.
+                _ = handle(Envelope(item, promise: nil, skipsInterceptors: true, sequence: sequence))
+                return
             }
             passedOn = true
             let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
-            guard let promise else { return }
             switch consume settlement {
             case nil:
-                return
-            case .done? where promise.acceptsDone:
+                // Settled elsewhere (after the listeners, or by a side effect).
+                promise = nil
+            case .done? where promise?.acceptsDone == true:
                 pendingIsDone = true
             case let settlement?:
                 pendingSettlement = (settlement, item)
             }
-            pendingPromise = promise
         }
 
-        /// Settles what this run handled, now that its interceptors have returned.
+        /// Settles what this run handled, now that its interceptors have returned; lets the
+        /// promise go either way (a run that passed nothing on is settled by its caller).
         fileprivate func end() {
-            guard let promise = pendingPromise else { return }
-            pendingPromise = nil
+            var promise: PromiseHandle?
+            swap(&promise, &self.promise)
             if pendingIsDone {
                 pendingIsDone = false
-                promise.settleDone()
-                return
+                promise?.settleDone()
+            } else if let pending = pendingSettlement {
+                pendingSettlement = nil
+                Envelope(pending.item, promise: promise).settle(pending.settlement)
             }
-            guard let pending = pendingSettlement else { return }
-            pendingSettlement = nil
-            Envelope(pending.item, promise: promise).settle(pending.settlement)
         }
     }
 
@@ -96,23 +100,39 @@ final class InterceptorChain: @unchecked Sendable {
     /// its unique identity, made before the chain itself exists, which the chain's end captures).
     private let marker: Marker
     fileprivate var identity: ObjectIdentifier { ObjectIdentifier(marker) }
+    /// The pass of the store's drainer, for the runs of state updaters (one drainer at a time, so
+    /// one pass). The chain's end holds it too, and recognises it without taking a reference.
+    private let drainerPass: Pass
 
     /// An object with nothing in it, for its identity.
     private final class Marker: Sendable {}
 
     /// Starts `interceptors` for this store (each one's start, in order, with `context`) and
-    /// connects the last of them to the store; an item passed on outside any run goes to `late`.
+    /// connects the last of them to the store: what the drainer's runs pass on goes to
+    /// `drainerHandle` (see ``Pass``), and an item passed on outside any run goes to `late`.
     init(
         _ interceptors: Interceptors,
         context: any AnySideEffectContext,
+        drainerHandle: @escaping (Envelope) -> Settlement?,
         late: @escaping @Sendable (Envelope) -> Void
     ) {
         let marker = Marker()
         let identity = ObjectIdentifier(marker)
-        let end = InterceptorNext { item in
-            if let pass = Self.currentPass, pass.chain == identity {
+        let drainerPass = Pass(chain: identity, handle: drainerHandle)
+        let drainerSlot = UInt(bitPattern: Unsafe.opaque(drainerPass))
+        let end = InterceptorNext { [drainerPass] item in
+            // The drainer's pass is recognised by its address, and called through the reference
+            // this closure holds: the common case takes no reference and opens no existential.
+            if UInt(bitPattern: Self.runs.currentPointer) == drainerSlot {
+                drainerPass.receive(item)
+                return
+            }
+            let received = Self.runs.withCurrent { pass in
+                guard let pass, pass.chain == identity else { return false }
                 pass.receive(item)
-            } else {
+                return true
+            }
+            if !received {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
             }
         }
@@ -120,6 +140,7 @@ final class InterceptorChain: @unchecked Sendable {
         self.started = started
         entry = started(end).proceed
         self.marker = marker
+        self.drainerPass = drainerPass
     }
 
     /// Runs `envelope`'s item through every interceptor on the calling thread; what they pass on
@@ -131,16 +152,22 @@ final class InterceptorChain: @unchecked Sendable {
         return runInstalled(envelope, in: pass)
     }
 
-    /// Makes `pass` the one that receives what reaches the end of the chain on this thread while
-    /// `body` runs (items of `body` then go through ``runInstalled(_:in:)``).
-    func installing<Result>(_ pass: Pass, _ body: () -> Result) -> Result {
-        let previous = Self.runs.replace(with: pass)
+    /// Makes the drainer's pass the one that receives what reaches the end of the chain on this
+    /// thread while `body` runs, which hands state updaters to ``runOnDrainer(_:)``.
+    func installingDrainerPass<Result>(_ body: () -> Result) -> Result {
+        let previous = Self.runs.replace(with: drainerPass)
         defer { Self.runs.restore(previous) }
         return body()
     }
 
-    /// ``run(_:in:)``, for a pass already installed on this thread by ``installing(_:_:)``.
-    func runInstalled(_ envelope: Envelope, in pass: Pass) -> Verdict {
+    /// Runs a state updater (or an item that is neither updater nor side effect) through the chain
+    /// on the drainer's thread, inside ``installingDrainerPass(_:)``.
+    func runOnDrainer(_ envelope: Envelope) -> Verdict {
+        runInstalled(envelope, in: drainerPass)
+    }
+
+    /// ``run(_:in:)``, for a pass already in this thread's slot.
+    private func runInstalled(_ envelope: Envelope, in pass: Pass) -> Verdict {
         pass.begin(settling: envelope)
         defer { pass.end() }
         do {
@@ -150,12 +177,6 @@ final class InterceptorChain: @unchecked Sendable {
             return pass.passedOn ? .passedOn : .rejected(error)
         }
         return pass.passedOn ? .passedOn : .blocked
-    }
-
-    /// The pass of the run in progress on this thread, if any. A run keeps its pass alive for as
-    /// long as the slot points to it.
-    private static var currentPass: Pass? {
-        runs.current
     }
 
     private static let runs = ThreadLocal<Pass>()
