@@ -213,34 +213,35 @@ import Dispatch
             envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
             return
         }
-        let kind = drainer.kind(of: envelope.item)
-        switch kind {
-        case .sideEffect(let runner):
-            drainer.sideEffects.submit(envelope, running: runner)
-        case .asyncSideEffect(let runner):
-            drainer.sideEffects.submit(envelope, starting: runner)
-        case .updater, .unsupported, .ambiguous:
-            let verdict = envelope.skipsInterceptors ? nil : drainer.withChain { $0?.runOnDrainer(envelope) }
-            guard let verdict else {
-                if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
-                    envelope.settle(settlement)
+        drainer.withKind(of: envelope.item) { kind in
+            switch kind {
+            case .sideEffect(let runner):
+                drainer.sideEffects.submit(envelope, running: runner)
+            case .asyncSideEffect(let runner):
+                drainer.sideEffects.submit(envelope, starting: runner)
+            case .updater, .unsupported, .ambiguous:
+                let verdict = envelope.skipsInterceptors ? nil : drainer.withChain { $0?.runOnDrainer(envelope) }
+                guard let verdict else {
+                    if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
+                        envelope.settle(settlement)
+                    }
+                    return
                 }
-                return
-            }
-            switch verdict {
-            case .passedOn:
-                break
-            case .blocked:
-                countForShutdown(drainer)
-                // A blocked updater leaves the state as it was, which is what its promise promised.
-                if case .updater = kind {
-                    envelope.promise?.settleDone(replacing: envelope.item)
-                } else {
-                    envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
+                switch verdict {
+                case .passedOn:
+                    break
+                case .blocked:
+                    countForShutdown(drainer)
+                    // A blocked updater leaves the state as it was, which is what its promise promised.
+                    if case .updater = kind {
+                        envelope.promise?.settleDone(replacing: envelope.item)
+                    } else {
+                        envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
+                    }
+                case .rejected(let error):
+                    countForShutdown(drainer)
+                    envelope.reject(error)
                 }
-            case .rejected(let error):
-                countForShutdown(drainer)
-                envelope.reject(error)
             }
         }
     }
@@ -257,7 +258,9 @@ import Dispatch
 
     /// Handles an item that has been through the interceptors; says how to settle its promise.
     func handle(_ envelope: Envelope, with drainer: Drainer<S>) -> Settlement? {
-        handle(envelope, as: drainer.kind(of: envelope.item), for: drainer.audience, with: drainer)
+        drainer.withKind(of: envelope.item) { kind in
+            handle(envelope, as: kind, for: drainer.audience, with: drainer)
+        }
     }
 
     /// Handles an item as what it is; returns how to settle its promise now, or nil when something

@@ -110,6 +110,12 @@ final class Drainer<S: State> {
         kinds.kind(of: item, storeState: S.self)
     }
 
+    /// Calls `body` with how `item` is handled, read in place from the kind cache.
+    @inline(__always)
+    func withKind<Result>(of item: any Dispatchable, _ body: (ItemKind) -> Result) -> Result {
+        kinds.withKind(of: item, storeState: S.self, body)
+    }
+
     /// Hands a side effect dispatched to an idle store straight to the side-effect registry
     /// (its interceptors run on its worker, and it changes no state here, so there is no
     /// updaters' pass to install and nothing to publish); returns false, doing nothing, for

@@ -7,12 +7,24 @@
 final class ItemKindCache {
     /// What the side effects of the store run with (their runners hold it).
     private let context: any AnySideEffectContext
-    private var kinds: [ObjectIdentifier: (kind: ItemKind, isValueType: Bool)] = [:]
+    private var entries: [ObjectIdentifier: Entry] = [:]
     private var lastType: ObjectIdentifier?
-    private var lastKind = ItemKind.unsupported
+    private var last = Entry(kind: .unsupported, isValueType: false)
     /// The last type asked about when it is a value type: an item whose existential holds that
     /// type is of that dynamic type, so it is recognised without the runtime's dynamic-type look-up.
     private var lastValueType: ObjectIdentifier?
+
+    /// What the cache knows about one type. A class, so that a caller reads the kind in place,
+    /// borrowed from the cache, without copying it (and retaining what it holds) per item.
+    final class Entry {
+        let kind: ItemKind
+        let isValueType: Bool
+
+        init(kind: ItemKind, isValueType: Bool) {
+            self.kind = kind
+            self.isValueType = isValueType
+        }
+    }
 
     /// A cache for a store whose side effects run with `context`.
     init(context: any AnySideEffectContext) {
@@ -21,24 +33,38 @@ final class ItemKindCache {
 
     /// How items of `item`'s dynamic type are handled in a store whose state is `S`.
     func kind<S: State>(of item: any Dispatchable, storeState: S.Type) -> ItemKind {
+        withKind(of: item, storeState: S.self) { $0 }
+    }
+
+    /// Calls `body` with how items of `item`'s dynamic type are handled, read in place: the cache
+    /// keeps every entry for as long as it lives.
+    @inline(__always)
+    func withKind<S: State, Result>(of item: any Dispatchable, storeState: S.Type, _ body: (ItemKind) -> Result) -> Result {
+        Unsafe.borrow(entry(of: item, storeState: S.self)) { body($0.kind) }
+    }
+
+    private func entry<S: State>(of item: any Dispatchable, storeState: S.Type) -> Unmanaged<Entry> {
         if let lastValueType, Self.storedType(of: item) == lastValueType {
-            return lastKind
+            return Unsafe.unretained(last)
         }
         let type = ObjectIdentifier(Swift.type(of: item))
         if type == lastType {
-            return lastKind
+            return Unsafe.unretained(last)
         }
-        let entry: (kind: ItemKind, isValueType: Bool)
-        if let cached = kinds[type] {
+        let entry: Entry
+        if let cached = entries[type] {
             entry = cached
         } else {
-            entry = (ItemKind.classify(item, storeState: S.self, context: context), !(Swift.type(of: item) is AnyClass))
-            kinds[type] = entry
+            entry = Entry(
+                kind: ItemKind.classify(item, storeState: S.self, context: context),
+                isValueType: !(Swift.type(of: item) is AnyClass)
+            )
+            entries[type] = entry
         }
         lastType = type
-        lastKind = entry.kind
+        last = entry
         lastValueType = entry.isValueType ? type : nil
-        return entry.kind
+        return Unsafe.unretained(entry)
     }
 
     /// The type an existential holds as it was stored (for a class, possibly a superclass of the
