@@ -64,16 +64,22 @@ final class InterceptorChain: @unchecked Sendable {
                 return
             }
             passedOn = true
-            let settlement = handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
+            // The promise goes into the envelope and comes back out of it (moved, not copied).
+            var promise: PromiseHandle?
+            swap(&promise, &self.promise)
+            let envelope = Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)
+            let settlement = handle(envelope)
+            promise = (consume envelope).promise
             switch consume settlement {
             case nil:
                 // Settled elsewhere (after the listeners, or by a side effect).
-                promise = nil
+                return
             case .done? where promise?.acceptsDone == true:
                 pendingIsDone = true
             case let settlement?:
                 pendingSettlement = (settlement, item)
             }
+            self.promise = promise
         }
 
         /// Settles what this run handled, now that its interceptors have returned; lets the
