@@ -8,7 +8,7 @@ import KatanaObservers
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
 // Workloads: updaters, interceptors (ten closure interceptors), interceptors-fast (ten Interceptor
 // values), onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
-// roundtrip; and producer, which times the dispatching thread and the store's queue separately (the
+// roundtrip, roundtrip-latency (each round trip timed, percentiles printed); and producer, which times the dispatching thread and the store's queue separately (the
 // queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
 let arguments = ProfileArguments(defaultWorkload: "updaters")
 let workload = arguments.workload
@@ -145,6 +145,27 @@ case "roundtrip":
     for _ in 0 ..< count {
         store.dispatch(Increment()).settled("round trip")
     }
+case "roundtrip-latency":
+    // Each round trip timed on its own, then the distribution: where the tail starts.
+    let store = BenchStore()
+    var samples = [UInt64](repeating: 0, count: count)
+    var dispatching = [UInt64](repeating: 0, count: count)
+    for index in 0 ..< count {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let promise = store.dispatch(Increment())
+        let dispatched = DispatchTime.now().uptimeNanoseconds
+        promise.settled("round trip")
+        samples[index] = DispatchTime.now().uptimeNanoseconds - start
+        dispatching[index] = dispatched - start
+    }
+    func distribution(_ samples: [UInt64]) -> String {
+        let sorted = samples.sorted()
+        let figures = [50.0, 90.0, 99.0, 99.9].map { percentile in
+            "p\(percentile.formatted()) \(sorted[min(count - 1, Int(Double(count) * percentile / 100))]) ns"
+        }
+        return figures.joined(separator: ", ") + ", max \(sorted[count - 1]) ns"
+    }
+    print("roundtrip-latency: \(distribution(samples)); the dispatch call alone: \(distribution(dispatching))")
 default:
     fatalError("unknown workload \(workload)")
 }

@@ -17,17 +17,13 @@ extension Interceptors {
 
         /// Calls each closure with the store's context, in order.
         public mutating func start(in context: any AnySideEffectContext) {
-            stages = Stages(interceptors.map { Stage($0(context)) })
+            stages = Stages(interceptors, context: context)
         }
 
         /// Calls each closure's stage with what follows it, the last one first.
         public func connect(to next: InterceptorNext) -> InterceptorNext {
             guard let stages else { return next }
-            var following = next.proceed
-            for stage in stages.stages.reversed() {
-                following = stage.apply(following)
-            }
-            return InterceptorNext(following)
+            return InterceptorNext(stages.join(to: next.proceed))
         }
 
         /// Runs the item through the closures, joined to `next` for this call (the store joins
@@ -37,30 +33,48 @@ extension Interceptors {
         }
     }
 
-    /// What closure interceptors return for the store's context, kept until they are joined.
+    /// Closure interceptors started for one store: what each one's outer closure returned for
+    /// the store's context, joined once to what follows them.
     @usableFromInline
     final class Stages: @unchecked Sendable {
         // @unchecked: made by `start` and read by `connect`, both during the store's start-up on
         // the one thread that starts it, before the chain is shared with any other thread.
-        let stages: [Stage]
+        private let middles: [(@escaping StoreInterceptorNext) -> StoreInterceptorNext]
 
-        init(_ stages: [Stage]) {
-            self.stages = stages
+        /// Calls each interceptor's outer closure with `context`, in order.
+        init(_ interceptors: [StoreInterceptor], context: any AnySideEffectContext) {
+            middles = Self.start(interceptors, context: context)
+        }
+
+        /// Calls each middle closure with what follows it, the last one first.
+        func join(to end: @escaping StoreInterceptorNext) -> StoreInterceptorNext {
+            Self.join(middles, to: end)
+        }
+
+        // Both generic and never specialised: a closure taken from an array of closures has the
+        // array's (most general) representation, and so do the steps it takes and returns. Kept
+        // generic, the steps go from level to level in that representation; made concrete, each
+        // level's step would be wrapped in two conversions each way (docs/PERFORMANCE.md, "Closure
+        // interceptors from an array").
+
+        @_semantics("optimize.sil.specialize.generic.never")
+        private static func start<Step>(
+            _ interceptors: [@Sendable (any AnySideEffectContext) -> (Step) -> Step],
+            context: any AnySideEffectContext
+        ) -> [(Step) -> Step] {
+            interceptors.map { $0(context) }
+        }
+
+        @_semantics("optimize.sil.specialize.generic.never")
+        private static func join<Step>(_ middles: [(Step) -> Step], to end: Step) -> Step {
+            var following = end
+            for middle in middles.reversed() {
+                following = middle(following)
+            }
+            return following
         }
     }
 
-    /// What one closure interceptor returned for the store's context. A class's stored closure
-    /// keeps its own calling convention; in an array of closures it would not, and every item
-    /// would then pay for a conversion at each level (docs/PERFORMANCE.md, "Interceptors as values").
-    final class Stage {
-        let apply: (@escaping StoreInterceptorNext) -> StoreInterceptorNext
-
-        init(_ apply: @escaping (@escaping StoreInterceptorNext) -> StoreInterceptorNext) {
-            self.apply = apply
-        }
-    }
-
-    /// Another ``Interceptors`` value inside a chain, run where it is written.
     public struct Group: Interceptor {
         @usableFromInline
         let interceptors: Interceptors
