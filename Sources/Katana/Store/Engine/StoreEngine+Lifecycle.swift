@@ -58,8 +58,10 @@ extension StoreEngine {
         let chain = interceptors.isEmpty ? nil : InterceptorChain(
             interceptors,
             context: context,
-            drainerHandle: { envelope in
-                drainerSlot.withDrainer { drainer in Unsafe.borrow(engine) { $0.handle(envelope, with: drainer) } }
+            drainerHandle: { item, promise, sequence in
+                drainerSlot.withDrainer { drainer in
+                    Unsafe.borrow(engine) { $0.handlePassedOn(item, promise: promise, sequence: sequence, with: drainer) }
+                }
             },
             late: handOff
         )

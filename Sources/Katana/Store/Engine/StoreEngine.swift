@@ -3,7 +3,7 @@ import Dispatch
 /// The machinery behind a store: its inbox, the loop that drains it, the state and the listeners.
 /// `PartialStore` and `Store` are thin public faces over one engine.
 ///
-/// The core loop, top to bottom (this file):
+/// The core loop, top to bottom (this file, and StoreEngine+Handling.swift for one item):
 ///
 ///     enqueue(item)                     any thread: into the inbox (DrainStateMachine), waking
 ///                                       the store's queue when it was idle
@@ -22,8 +22,8 @@ import Dispatch
 /// Ownership of mutable state:
 /// - `inbox` (its lock): the waiting items, the phase, the audience, and the `Drainer` while
 ///   nobody drains.
-/// - the `Drainer` (kind cache, change log, interceptor pass, spare buffers): the thread holding
-///   the `DrainRight`; one at a time, by construction.
+/// - the `Drainer` (kind cache, change log, spare buffers) and the chain's drainer pass: the
+///   thread holding the `DrainRight`; one at a time, by construction.
 /// - `published` (its lock): the state cell, once start-up has made it.
 /// - the state cell (its lock): the state, changed in place by the drainer, copied by readers.
 /// - `delivery` (its lock): the listeners, the changes waiting for them and the delivery's phase
@@ -213,8 +213,8 @@ import Dispatch
             envelope.reject(KatanaError.cancelledByShutdown(item: typeName(of: envelope.item)))
             return
         }
-        drainer.withKind(of: envelope.item) { kind in
-            switch kind {
+        drainer.withKindEntry(of: envelope.item) { entry in
+            switch entry.kind {
             case .sideEffect(let runner):
                 drainer.sideEffects.submit(envelope, running: runner)
             case .asyncSideEffect(let runner):
@@ -222,7 +222,7 @@ import Dispatch
             case .updater, .unsupported, .ambiguous:
                 let verdict = envelope.skipsInterceptors ? nil : drainer.withChain { $0?.runOnDrainer(envelope) }
                 guard let verdict else {
-                    if let settlement = handle(envelope, as: kind, for: audience, with: drainer) {
+                    if let settlement = handle(envelope, as: entry, for: audience, with: drainer) {
                         envelope.settle(settlement)
                     }
                     return
@@ -233,7 +233,7 @@ import Dispatch
                 case .blocked:
                     countForShutdown(drainer)
                     // A blocked updater leaves the state as it was, which is what its promise promised.
-                    if case .updater = kind {
+                    if entry.updater != nil {
                         envelope.promise?.settleDone(replacing: envelope.item)
                     } else {
                         envelope.reject(KatanaError.blockedByInterceptor(item: typeName(of: envelope.item)))
@@ -250,40 +250,10 @@ import Dispatch
     /// its promise settles, so an item that was being handled when the shutdown began counts, and
     /// one whose promise settled before it does not.
     @inline(__always)
-    private func countForShutdown(_ drainer: Drainer<S>) {
+    func countForShutdown(_ drainer: Drainer<S>) {
         if drainer.shutdown.phase != .running {
             drainer.shutdownCounts.handled += 1
         }
-    }
-
-    /// Handles an item that has been through the interceptors; says how to settle its promise.
-    func handle(_ envelope: Envelope, with drainer: Drainer<S>) -> Settlement? {
-        drainer.withKind(of: envelope.item) { kind in
-            handle(envelope, as: kind, for: drainer.audience, with: drainer)
-        }
-    }
-
-    /// Handles an item as what it is; returns how to settle its promise now, or nil when something
-    /// else settles it (the listeners' delivery, a side-effect worker or task).
-    private func handle(_ envelope: Envelope, as kind: ItemKind, for audience: Audience, with drainer: Drainer<S>) -> Settlement? {
-        switch kind {
-        case .updater(let updater):
-            let settlement = drainer.updates.apply(envelope, with: updater, to: drainer.cell, for: audience, context: drainer.context, tracer: tracer)
-            countForShutdown(drainer)
-            return settlement
-        case .sideEffect(let runner):
-            // An interceptor's replacement for the item being handled: it takes that item's place.
-            drainer.sideEffects.submit(envelope, running: runner)
-        case .asyncSideEffect(let runner):
-            drainer.sideEffects.submit(envelope, starting: runner)
-        case .unsupported:
-            countForShutdown(drainer)
-            return .failure(KatanaError.unsupportedDispatchable(item: typeName(of: envelope.item)))
-        case .ambiguous:
-            countForShutdown(drainer)
-            return .failure(KatanaError.ambiguousDispatchable(item: typeName(of: envelope.item)))
-        }
-        return nil
     }
 
     // MARK: - Publish

@@ -110,10 +110,10 @@ final class Drainer<S: State> {
         kinds.kind(of: item, storeState: S.self)
     }
 
-    /// Calls `body` with how `item` is handled, read in place from the kind cache.
+    /// Calls `body` with what the kind cache knows about `item`'s type, read in place.
     @inline(__always)
-    func withKind<Result>(of item: any Dispatchable, _ body: (ItemKind) -> Result) -> Result {
-        kinds.withKind(of: item, storeState: S.self, body)
+    func withKindEntry<Result>(of item: any Dispatchable, _ body: (ItemKindCache.Entry) -> Result) -> Result {
+        kinds.withEntry(of: item, storeState: S.self, body)
     }
 
     /// Hands a side effect dispatched to an idle store straight to the side-effect registry

@@ -18,10 +18,18 @@ final class ItemKindCache {
     /// borrowed from the cache, without copying it (and retaining what it holds) per item.
     final class Entry {
         let kind: ItemKind
+        /// The kind's updater, when the type is a state updater, unretained (``kind`` holds it):
+        /// lent to a caller without taking it out of the enum, which copies it.
+        let updater: Unmanaged<ItemKind.Updater>?
         let isValueType: Bool
 
         init(kind: ItemKind, isValueType: Bool) {
             self.kind = kind
+            if case .updater(let updater) = kind {
+                self.updater = Unsafe.unretained(updater)
+            } else {
+                updater = nil
+            }
             self.isValueType = isValueType
         }
     }
@@ -33,20 +41,25 @@ final class ItemKindCache {
 
     /// How items of `item`'s dynamic type are handled in a store whose state is `S`.
     func kind<S: State>(of item: any Dispatchable, storeState: S.Type) -> ItemKind {
-        withKind(of: item, storeState: S.self) { $0 }
+        withEntry(of: item, storeState: S.self) { $0.kind }
     }
 
-    /// Calls `body` with how items of `item`'s dynamic type are handled, read in place: the cache
-    /// keeps every entry for as long as it lives.
+    /// Calls `body` with what the cache knows about `item`'s dynamic type, read in place: the
+    /// cache keeps every entry for as long as it lives.
     @inline(__always)
-    func withKind<S: State, Result>(of item: any Dispatchable, storeState: S.Type, _ body: (ItemKind) -> Result) -> Result {
-        Unsafe.borrow(entry(of: item, storeState: S.self)) { body($0.kind) }
+    func withEntry<S: State, Result>(of item: any Dispatchable, storeState: S.Type, _ body: (Entry) -> Result) -> Result {
+        Unsafe.borrow(lastEntry(for: item) ?? entry(of: item, storeState: S.self), body)
+    }
+
+    /// The last entry, when `item` is of the last value type asked about: the common case, which
+    /// needs nothing of the store's state type.
+    @inline(__always)
+    private func lastEntry(for item: any Dispatchable) -> Unmanaged<Entry>? {
+        guard let lastValueType, Self.storedType(of: item) == lastValueType else { return nil }
+        return Unsafe.unretained(last)
     }
 
     private func entry<S: State>(of item: any Dispatchable, storeState: S.Type) -> Unmanaged<Entry> {
-        if let lastValueType, Self.storedType(of: item) == lastValueType {
-            return Unsafe.unretained(last)
-        }
         let type = ObjectIdentifier(Swift.type(of: item))
         if type == lastType {
             return Unsafe.unretained(last)

@@ -20,6 +20,11 @@ final class InterceptorChain: @unchecked Sendable {
         case rejected(any Error)
     }
 
+    /// Handles an item passed on to the store: the item, the promise its outcome settles (if it
+    /// is the first of its run), and its place in dispatch order; says how to settle the promise,
+    /// or nil when something else settles it.
+    typealias Receiver = (_ item: any Dispatchable, _ promise: PromiseHandle?, _ sequence: UInt64) -> Settlement?
+
     /// One run through the chain: receives what reaches the end of it on the run's thread.
     ///
     /// The first item to arrive settles the run's promise, once the run is over (every interceptor
@@ -29,7 +34,7 @@ final class InterceptorChain: @unchecked Sendable {
         // @unchecked: a pass is touched only by the thread whose slot holds it (the chain's end
         // looks at the pass in its own thread's slot), and by the run that put it there.
         fileprivate let chain: ObjectIdentifier
-        private let handle: (Envelope) -> Settlement?
+        private let handle: Receiver
         /// The run's promise, which the first item passed on settles once the run is over.
         private var promise: PromiseHandle?
         /// The run's item's place in dispatch order, which what it passes on takes.
@@ -43,10 +48,12 @@ final class InterceptorChain: @unchecked Sendable {
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
         convenience init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
-            self.init(chain: chain.identity, handle: handle)
+            self.init(chain: chain.identity) { item, promise, sequence in
+                handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
+            }
         }
 
-        fileprivate init(chain: ObjectIdentifier, handle: @escaping (Envelope) -> Settlement?) {
+        fileprivate init(chain: ObjectIdentifier, handle: @escaping Receiver) {
             self.chain = chain
             self.handle = handle
         }
@@ -60,16 +67,14 @@ final class InterceptorChain: @unchecked Sendable {
         fileprivate func receive(_ item: any Dispatchable) {
             guard !passedOn else {
                 // A later item is handled too, without a promise.
-                _ = handle(Envelope(item, promise: nil, skipsInterceptors: true, sequence: sequence))
+                _ = handle(item, nil, sequence)
                 return
             }
             passedOn = true
-            // The promise goes into the envelope and comes back out of it (moved, not copied).
+            // Lent from a local, which nothing else can change meanwhile: not copied.
             var promise: PromiseHandle?
             swap(&promise, &self.promise)
-            let envelope = Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)
-            let settlement = handle(envelope)
-            promise = (consume envelope).promise
+            let settlement = handle(item, promise, sequence)
             switch consume settlement {
             case nil:
                 // Settled elsewhere (after the listeners, or by a side effect).
@@ -119,7 +124,7 @@ final class InterceptorChain: @unchecked Sendable {
     init(
         _ interceptors: Interceptors,
         context: any AnySideEffectContext,
-        drainerHandle: @escaping (Envelope) -> Settlement?,
+        drainerHandle: @escaping Receiver,
         late: @escaping @Sendable (Envelope) -> Void
     ) {
         let marker = Marker()

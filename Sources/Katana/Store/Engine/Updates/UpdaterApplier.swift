@@ -14,13 +14,14 @@ final class UpdaterApplier<S: State> {
     /// no-op AsyncSideEffect").
     private var logHasChanges = false
 
-    /// Applies `envelope`'s updater to the state in `cell`, then calls its follow-up (if it has
+    /// Applies `item`, a state updater, to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
     ///
-    /// Returns how to settle the promise, unless listeners wait for the change (``Audience/listeners``):
+    /// Returns how to settle `promise`, unless listeners wait for the change (``Audience/listeners``):
     /// then it goes with the change, and the delivery settles it once every listener has heard it.
     func apply(
-        _ envelope: Envelope,
+        _ item: any Dispatchable,
+        settling promise: PromiseHandle?,
         with updater: ItemKind.Updater,
         to cell: StateCell<S>,
         for audience: Audience,
@@ -29,19 +30,19 @@ final class UpdaterApplier<S: State> {
     ) -> Settlement? {
         // A promise that needs the item to settle (an updater replacing a returning side effect,
         // whose promise it cannot fulfil) settles at once, with the error.
-        let heldForListeners = audience.promisesWaitForListeners && envelope.promise?.acceptsDone == true
-        let failure: KatanaError? = SignpostLogger.trace(tracer, envelope.item, kind: .stateUpdater) {
+        let heldForListeners = audience.promisesWaitForListeners && promise?.acceptsDone == true
+        let failure: KatanaError? = SignpostLogger.trace(tracer, item, kind: .stateUpdater) {
             if audience.keepsChanges || updater.followUp != nil {
                 return applyKeepingChange(
-                    envelope.item, with: updater, to: cell, for: audience,
-                    settling: heldForListeners ? envelope.promise : nil, context: context
+                    item, with: updater, to: cell, for: audience,
+                    settling: heldForListeners ? promise : nil, context: context
                 )
             }
             // Nobody holds the state before the update, so it changes the only copy in place.
             if logContinues {
                 logContinues = false
             }
-            return cell.apply(updater.apply, envelope.item)
+            return cell.apply(updater.apply, item)
         }
         if let failure {
             return .failure(failure)
