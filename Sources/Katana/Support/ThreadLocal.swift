@@ -34,15 +34,6 @@ struct ThreadLocal<Object: AnyObject>: @unchecked Sendable {
         pthread_getspecific(key)
     }
 
-    /// Calls `body` with the object in this thread's slot, if any, without taking a reference to
-    /// it: whoever put it there keeps it alive until they restore the slot, which cannot happen on
-    /// this thread while `body` runs.
-    @inline(__always)
-    func withCurrent<Result>(_ body: (Object?) throws -> Result) rethrows -> Result {
-        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
-        return try Unsafe.borrow(Unmanaged<Object>.fromOpaque(pointer)) { try body($0) }
-    }
-
     /// Puts `object` (or nil) in this thread's slot; returns what was there, for ``restore(_:)``.
     func replace(with object: Object?) -> Previous {
         let previous = Previous(pointer: pthread_getspecific(key))

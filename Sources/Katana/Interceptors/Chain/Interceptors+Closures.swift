@@ -54,8 +54,8 @@ extension Interceptors {
         // Both generic and never specialised: a closure taken from an array of closures has the
         // array's (most general) representation, and so do the steps it takes and returns. Kept
         // generic, the steps go from level to level in that representation; made concrete, each
-        // level's step would be wrapped in two conversions each way (docs/PERFORMANCE.md, "Closure
-        // interceptors from an array").
+        // level's step would be wrapped in two more conversions (docs/PERFORMANCE.md, "Updaters:
+        // 10 pass-through interceptors").
 
         @_semantics("optimize.sil.specialize.generic.never")
         private static func start<Step>(

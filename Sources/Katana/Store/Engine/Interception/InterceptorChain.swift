@@ -138,12 +138,9 @@ final class InterceptorChain: @unchecked Sendable {
                 drainerPass.receive(item)
                 return
             }
-            let received = Self.runs.withCurrent { pass in
-                guard let pass, pass.chain == identity else { return false }
+            if let pass = Self.runs.current, pass.chain == identity {
                 pass.receive(item)
-                return true
-            }
-            if !received {
+            } else {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
             }
         }
