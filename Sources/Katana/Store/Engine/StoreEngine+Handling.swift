@@ -4,13 +4,12 @@ extension StoreEngine {
     /// Handles an item that has been through the interceptors (see ``InterceptorChain/Receiver``):
     /// a state updater as it is, anything else in an envelope of its own.
     func handlePassedOn(_ item: any Dispatchable, promise: PromiseHandle?, sequence: UInt64, with drainer: Drainer<S>) -> Settlement? {
-        drainer.withKindEntry(of: item) { entry in
-            if let updater = entry.updater {
-                return Unsafe.borrow(updater) { apply(item, settling: promise, with: $0, for: drainer.audience, with: drainer) }
-            }
-            let envelope = Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)
-            return handle(envelope, as: entry.kind, for: drainer.audience, with: drainer)
+        let entry = drainer.kinds.unretainedEntry(of: item, storeState: S.self)
+        if let updater = Unsafe.borrow(entry, { $0.updater }) {
+            return Unsafe.borrow(updater) { apply(item, settling: promise, with: $0, for: drainer.audience, with: drainer) }
         }
+        let envelope = Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence)
+        return Unsafe.borrow(entry) { handle(envelope, as: $0.kind, for: drainer.audience, with: drainer) }
     }
 
     /// Handles an item as what the kind cache says it is; returns how to settle its promise now,

@@ -48,7 +48,14 @@ final class ItemKindCache {
     /// cache keeps every entry for as long as it lives.
     @inline(__always)
     func withEntry<S: State, Result>(of item: any Dispatchable, storeState: S.Type, _ body: (Entry) -> Result) -> Result {
-        Unsafe.borrow(lastEntry(for: item) ?? entry(of: item, storeState: S.self), body)
+        Unsafe.borrow(unretainedEntry(of: item, storeState: S.self), body)
+    }
+
+    /// What the cache knows about `item`'s dynamic type, unretained: the cache keeps every entry
+    /// for as long as it lives.
+    @inline(__always)
+    func unretainedEntry<S: State>(of item: any Dispatchable, storeState: S.Type) -> Unmanaged<Entry> {
+        lastEntry(for: item) ?? entry(of: item, storeState: S.self)
     }
 
     /// The last entry, when `item` is of the last value type asked about: the common case, which

@@ -64,6 +64,7 @@ final class InterceptorChain: @unchecked Sendable {
             passedOn = false
         }
 
+        @inline(__always)
         fileprivate func receive(_ item: any Dispatchable) {
             guard !passedOn else {
                 // A later item is handled too, without a promise.
