@@ -8,8 +8,10 @@ import KatanaObservers
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
 // Workloads: updaters, interceptors (ten closure interceptors), interceptors-fast (ten Interceptor
 // values), onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
-// roundtrip, roundtrip-latency (each round trip timed, percentiles printed); and producer, which times the dispatching thread and the store's queue separately (the
-// queue held while 20,000 updaters are dispatched, then released), to see which side limits a burst.
+// roundtrip, roundtrip-latency (each round trip timed on its own, and the dispatch call alone:
+// percentiles printed); and producer, which times the dispatching thread and the store's queue
+// separately (the queue held while 20,000 updaters are dispatched, then released), to see which
+// side limits a burst.
 let arguments = ProfileArguments(defaultWorkload: "updaters")
 let workload = arguments.workload
 let count = arguments.count
