@@ -42,7 +42,7 @@ extension Interceptor {
     public mutating func start(in context: any AnySideEffectContext) {}
 
     /// A `next` that runs this interceptor with `next`.
-    @inlinable
+    @inlinable @inline(never)
     public func connect(to next: InterceptorNext) -> InterceptorNext {
         let interceptor = self
         return InterceptorNext { item in try interceptor.intercept(item, next: next) }

@@ -132,14 +132,16 @@ final class InterceptorChain: @unchecked Sendable {
         let identity = ObjectIdentifier(marker)
         let drainerPass = Pass(chain: identity, handle: drainerHandle)
         let drainerSlot = UInt(bitPattern: Unsafe.opaque(drainerPass))
+        // The slot's key, captured: reading the static on every call checks its lazy set-up.
+        let runs = Self.runs
         let end = InterceptorNext { [drainerPass] item in
             // The drainer's pass is recognised by its address, and called through the reference
             // this closure holds: the common case takes no reference and opens no existential.
-            if UInt(bitPattern: Self.runs.currentPointer) == drainerSlot {
+            if UInt(bitPattern: runs.currentPointer) == drainerSlot {
                 drainerPass.receive(item)
                 return
             }
-            if let pass = Self.runs.current, pass.chain == identity {
+            if let pass = runs.current, pass.chain == identity {
                 pass.receive(item)
             } else {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
