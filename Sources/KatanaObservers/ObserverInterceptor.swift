@@ -84,14 +84,6 @@ public enum ObserverInterceptor {
         notificationCenter: NotificationCenter,
         reporter: @escaping @Sendable (String) -> Void
     ) -> StoreInterceptor {
-        let value = Rules(rules: rules, notificationCenter: notificationCenter, reporter: reporter)
-        return { context in
-            var started = value
-            started.start(in: context)
-            let rules = started
-            return { next in
-                { item in try rules.intercept(item, next: InterceptorNext(next)) }
-            }
-        }
+        Rules(rules: rules, notificationCenter: notificationCenter, reporter: reporter).storeInterceptor
     }
 }

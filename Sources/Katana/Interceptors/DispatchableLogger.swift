@@ -10,12 +10,7 @@ public enum DispatchableLogger {
         blackList: [any Dispatchable.Type] = [],
         sink: @escaping @Sendable (String) -> Void = { print($0) }
     ) -> StoreInterceptor {
-        let logging = Logging(blackList: blackList, sink: sink)
-        return { _ in
-            { next in
-                { item in try logging.intercept(item, next: InterceptorNext(next)) }
-            }
-        }
+        Logging(blackList: blackList, sink: sink).storeInterceptor
     }
 
     /// The logging interceptor as a value, for ``Interceptors``: the same lines as

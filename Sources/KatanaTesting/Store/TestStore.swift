@@ -123,7 +123,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         self.init(
             initialState: initialState,
             interceptors: interceptors,
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "KatanaTesting.TestStore.listeners")),
+            configuration: Self.defaultConfiguration(),
             clock: clock,
             exhaustivity: exhaustivity,
             timeout: timeout,
@@ -187,7 +187,7 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         self.init(
             initialState: initialState,
             interceptors: interceptors,
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "KatanaTesting.TestStore.listeners")),
+            configuration: Self.defaultConfiguration(),
             clock: clock,
             exhaustivity: exhaustivity,
             timeout: timeout,
@@ -252,6 +252,12 @@ public final class TestStore<S: State, D: SideEffectDependencyContainer>: Sendab
         let poke: @Sendable () -> Void = { [weak store] in store?.pokeActivity() }
         activity.connect(poke)
         clock.onChange(poke)
+    }
+
+    /// The configuration of the initialisers that take none: listeners on a queue of the test
+    /// store's own (one per test store).
+    private static func defaultConfiguration() -> Store<S, D>.Configuration {
+        .init(listenersAsyncProvider: DispatchQueue(label: "KatanaTesting.TestStore.listeners"))
     }
 
     deinit {

@@ -372,6 +372,35 @@ private func makeStore(
         #expect(second.state.counter == 3)
     }
 
+    /// A value given in Katana's closure form (`storeInterceptor`, in a `[StoreInterceptor]`):
+    /// each store starts its own copy, and the value runs where the array puts it.
+    @Test func valueAsStoreInterceptor_eachStoreStartsItsOwnCopy_andRunsInArrayOrder() throws {
+        let starts = Counter()
+        let counters = Recorder<Counter>()
+        let dependencies = Recorder<ObjectIdentifier>()
+        let events = Recorder<String>()
+        let closures: [StoreInterceptor] = [
+            loggingClosure("a", into: events),
+            PerStoreState(starts: starts, counters: counters, dependencies: dependencies).storeInterceptor,
+            Logging("b", into: events).storeInterceptor,
+        ]
+        let first = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
+        let second = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
+        #expect(starts.value == 2)
+        for _ in 1...2 { try first.dispatch(Increment()).wait(timeout: .seconds(10)) }
+        try second.dispatch(Increment()).wait(timeout: .seconds(10))
+        #expect(counters.values.map(\.value) == [2, 1])
+        #expect(dependencies.values == [
+            ObjectIdentifier(first.dependencies), ObjectIdentifier(first.dependencies), ObjectIdentifier(second.dependencies),
+        ])
+        #expect(events.values == [
+            "start a", "start b", "start a", "start b",
+            "a:Increment", "b:Increment", "a:Increment", "b:Increment", "a:Increment", "b:Increment",
+        ])
+        #expect(first.state.counter == 2)
+        #expect(second.state.counter == 1)
+    }
+
     // MARK: - next kept and called later
 
     /// A value interceptor that keeps `next` and calls it later, from another thread: the item is

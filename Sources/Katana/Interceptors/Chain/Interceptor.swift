@@ -10,7 +10,7 @@
 /// struct AuditTrail: Interceptor {
 ///     let audit: Audit
 ///
-///     func intercept(_ item: any Dispatchable, next: some InterceptorNext) throws {
+///     func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
 ///         audit.record(item)
 ///         try next(item)
 ///     }
@@ -46,6 +46,19 @@ extension Interceptor {
     public func connect(to next: InterceptorNext) -> InterceptorNext {
         let interceptor = self
         return InterceptorNext { item in try interceptor.intercept(item, next: next) }
+    }
+
+    /// This interceptor in Katana's closure form, for code that takes a ``StoreInterceptor`` (an
+    /// array of closure interceptors, a 2.x bridge): each store that runs the closure starts its own
+    /// copy with its context, then joins it to the `next` it is given, once.
+    public var storeInterceptor: StoreInterceptor {
+        let value = self
+        return { context in
+            var started = value
+            started.start(in: context)
+            let interceptor = started
+            return { next in interceptor.connect(to: InterceptorNext(next)).proceed }
+        }
     }
 }
 

@@ -36,9 +36,9 @@ extension Interceptors {
     /// Closure interceptors started for one store: what each one's outer closure returned for
     /// the store's context, joined once to what follows them.
     @usableFromInline
+    // @unchecked: its one stored property is a constant array of middle closures (Katana's type for
+    // them is not `Sendable`), called only while the store that made it starts, on that thread.
     final class Stages: @unchecked Sendable {
-        // @unchecked: made by `start` and read by `connect`, both during the store's start-up on
-        // the one thread that starts it, before the chain is shared with any other thread.
         private let middles: [(@escaping StoreInterceptorNext) -> StoreInterceptorNext]
 
         /// Calls each interceptor's outer closure with `context`, in order.
