@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NotificationBridge", targets: ["NotificationBridge"]),
         .library(name: "KatanaLegacy", targets: ["KatanaLegacy"]),
         .library(name: "KatanaTesting", targets: ["KatanaTesting"]),
+        .library(name: "KatanaRecording", targets: ["KatanaRecording"]),
         .executable(name: "katana-service-demo", targets: ["katana-service-demo"]),
     ],
     targets: [
@@ -80,8 +81,14 @@ let package = Package(
             dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "DocumentationSupport"]
         ),
         // Testing support for apps built on the store (XCTest and Swift Testing).
-        .target(name: "KatanaTesting", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .target(name: "KatanaTesting", dependencies: ["Katana", "KatanaRecording"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting", "KatanaObservers", "KatanaLegacy"]),
+        // Recording a store's history and replaying it (DESIGN.md section 9).
+        .target(name: "KatanaRecording", dependencies: ["Katana"], swiftSettings: librarySettings),
+        .testTarget(
+            name: "KatanaRecordingTests",
+            dependencies: ["KatanaRecording", "KatanaTesting", "KatanaObservers", "KatanaLegacy", "DocumentationSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

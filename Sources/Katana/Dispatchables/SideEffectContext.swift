@@ -60,6 +60,14 @@ extension AnySideEffectContext {
         return promise
     }
 
+    /// This context, with what it dispatches marked as coming from work labelled `label`:
+    /// interceptors read ``DispatchOrigin/storeWork(label:)`` for those items (observer rules label
+    /// theirs this way). A context that does not belong to a store is returned as it is.
+    public func labelled(_ label: String) -> any AnySideEffectContext {
+        guard let stamping = self as? any OriginStamping else { return self }
+        return stamping.stampedContext(.storeWork(label: label))
+    }
+
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
     /// promise when the context belongs to a store.
     private func route(_ item: any Dispatchable, settling promise: PromiseHandle) {
@@ -76,12 +84,36 @@ extension AnySideEffectContext {
 /// The store builds one for itself; tests can build their own with ``init(dependencies:getState:dispatch:)``
 /// to run a side effect against fakes.
 public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: AnySideEffectContext, DirectEnqueueing {
+    /// What every copy of a context shares: one object, so that the copy a side effect gets (which
+    /// knows which side effect it is) costs one retain.
+    private final class Core: Sendable {
+        let dependencies: D
+        let stateGetter: @Sendable () -> S
+        let enqueueItem: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void
+        /// Tells the store about work under way elsewhere; nil for a context made outside a store.
+        let outsideWork: (@Sendable () -> StoreWorkToken)?
+
+        init(
+            dependencies: D,
+            stateGetter: @escaping @Sendable () -> S,
+            enqueueItem: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
+            outsideWork: (@Sendable () -> StoreWorkToken)?
+        ) {
+            self.dependencies = dependencies
+            self.stateGetter = stateGetter
+            self.enqueueItem = enqueueItem
+            self.outsideWork = outsideWork
+        }
+    }
+
+    private let core: Core
+    /// Where what this copy dispatches comes from (see ``DispatchOrigin``).
+    let origin: OriginStamp
+
     /// The store's dependency container.
-    public let dependencies: D
-    private let stateGetter: @Sendable () -> S
-    private let enqueueItem: @Sendable (any Dispatchable, PromiseHandle) -> Void
-    /// Tells the store about work under way elsewhere; nil for a context made outside a store.
-    private let outsideWork: (@Sendable () -> StoreWorkToken)?
+    public var dependencies: D {
+        core.dependencies
+    }
 
     /// Creates a context from plain closures, for running side effects outside a store (in tests).
     public init(
@@ -89,57 +121,93 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         getState: @escaping @Sendable () -> S,
         dispatch: @escaping AnyDispatch
     ) {
-        self.dependencies = dependencies
-        self.stateGetter = getState
-        self.enqueueItem = { item, promise in
-            dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
-        }
-        self.outsideWork = nil
+        core = Core(
+            dependencies: dependencies,
+            stateGetter: getState,
+            enqueueItem: { item, promise, _ in
+                dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
+            },
+            outsideWork: nil
+        )
+        origin = .storeWork
     }
 
-    /// Creates the store's own context: items go straight into the store's queue.
+    /// Creates the store's own context: items go straight into the store's queue, as the store's
+    /// unlabelled work.
     init(
         dependencies: D,
         getState: @escaping @Sendable () -> S,
-        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle) -> Void,
+        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
         outsideWork: @escaping @Sendable () -> StoreWorkToken
     ) {
-        self.dependencies = dependencies
-        self.stateGetter = getState
-        self.enqueueItem = enqueue
-        self.outsideWork = outsideWork
+        core = Core(dependencies: dependencies, stateGetter: getState, enqueueItem: enqueue, outsideWork: outsideWork)
+        origin = .storeWork
+    }
+
+    @inline(__always)
+    private init(core: Core, origin: OriginStamp) {
+        self.core = core
+        self.origin = origin
+    }
+
+    /// This context, with what it dispatches coming from `origin`. Inlined, so that the side
+    /// effects' generic runners make the copy without looking up its type (docs/PERFORMANCE.md,
+    /// "Dispatch origins").
+    @inline(__always)
+    func stamped(_ origin: OriginStamp) -> SideEffectContext {
+        SideEffectContext(core: core, origin: origin)
+    }
+
+    /// This context, with what it dispatches marked as coming from work labelled `label`:
+    /// interceptors read ``DispatchOrigin/storeWork(label:)`` for those items. Labels name pieces
+    /// of work (a rule, a job), and each distinct label is kept for the process's lifetime, so
+    /// make one per piece of work, not one per dispatch.
+    public func labelled(_ label: String) -> SideEffectContext {
+        stamped(.storeWork(label: label))
     }
 
     /// The store's current state.
     public func getState() -> S {
-        stateGetter()
+        core.stateGetter()
     }
 
     /// The store's dependency container, type-erased.
     public var anyDependencies: any SideEffectDependencyContainer {
-        dependencies
+        core.dependencies
     }
 
     /// The store's current state, type-erased.
     public func getAnyState() -> any State {
-        stateGetter()
+        core.stateGetter()
     }
 
     /// Dispatches any item; the promise carries its type-erased result.
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
         let promise = Promise<any Sendable>.pending()
-        enqueueItem(dispatchable, promise.handle)
+        core.enqueueItem(dispatchable, promise.handle, origin)
         return promise
     }
 
     /// Tells the store that work which may dispatch to it runs elsewhere, until the token ends.
     public func beginOutsideWork() -> StoreWorkToken {
-        outsideWork?() ?? StoreWorkToken {}
+        core.outsideWork?() ?? StoreWorkToken {}
     }
 
     /// Hands `item` to the store with the promise it must settle.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        enqueueItem(item, promise)
+        core.enqueueItem(item, promise, origin)
+    }
+}
+
+/// A context that can make a copy of itself whose dispatches come from another origin.
+protocol OriginStamping: AnySideEffectContext {
+    /// This context, with what it dispatches coming from `origin`.
+    func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext
+}
+
+extension SideEffectContext: OriginStamping {
+    func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext {
+        stamped(origin)
     }
 }

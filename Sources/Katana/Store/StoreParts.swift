@@ -5,7 +5,7 @@ import Dispatch
 struct StoreParts<S: State, D: SideEffectDependencyContainer> {
     let engine: StoreEngine<S>
     let dependencies: D
-    private let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void
+    private let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void
     private let getState: @Sendable () -> S
 
     init(dependenciesInitializer: Store<S, D>.DependenciesInitializer, configuration: Store<S, D>.Configuration) {
@@ -17,12 +17,12 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
             workerThreads: configuration.workerThreads
         )
-        let enqueue: @Sendable (any Dispatchable, PromiseHandle) -> Void = { [weak engine] item, promise in
+        let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void = { [weak engine] item, promise, origin in
             guard let engine else {
                 promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
                 return
             }
-            engine.enqueueFromStoreWork(item, settling: promise)
+            engine.enqueueFromStoreWork(item, settling: promise, origin: origin)
         }
         let published = engine.published
         let getState: @Sendable () -> S = { [weak engine] in
@@ -37,7 +37,7 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
         }
         let anyDispatch: AnyDispatch = { item in
             let promise = Promise<any Sendable>.pending()
-            enqueue(item, promise.handle)
+            enqueue(item, promise.handle, .storeWork)
             return promise
         }
         self.engine = engine

@@ -17,7 +17,9 @@ final class ObserverRuntime: @unchecked Sendable {
     /// The same rules, unretained: `stateRules` keeps them alive (why: docs/PERFORMANCE.md,
     /// "Updaters: observer with 100 OnChange rules").
     private let borrowedStateRules: [Unmanaged<StateRuleInstance>]
-    private let dispatchRules: [ObjectIdentifier: [DispatchRule]]
+    /// The context each state rule dispatches through, labelled with the rule, in the same order.
+    private let stateRuleContexts: [any AnySideEffectContext]
+    private let dispatchRules: [ObjectIdentifier: [(rule: DispatchRule, context: any AnySideEffectContext)]]
     private let center: NotificationCenter
     private let queue = DispatchQueue(label: "KatanaObservers.rules")
     private var tokens: [any NSObjectProtocol] = []
@@ -34,13 +36,16 @@ final class ObserverRuntime: @unchecked Sendable {
         // another state type are reported once and left out.
         let storeStateType = type(of: context.getAnyState())
         var stateRules: [StateRuleInstance] = []
-        var dispatchRules: [ObjectIdentifier: [DispatchRule]] = [:]
-        var notificationRules: [NotificationRule] = []
-        var startWork: [@Sendable () -> [any Dispatchable]] = []
+        var stateRuleContexts: [any AnySideEffectContext] = []
+        var dispatchRules: [ObjectIdentifier: [(rule: DispatchRule, context: any AnySideEffectContext)]] = [:]
+        var notificationRules: [(rule: NotificationRule, context: any AnySideEffectContext)] = []
+        var startWork: [(work: @Sendable () -> [any Dispatchable], context: any AnySideEffectContext)] = []
         for rule in rules {
+            // What a rule dispatches comes from it: interceptors read `.storeWork(label: "rule …")`.
+            let ruleContext = context.labelled("rule \(rule.summary)")
             switch rule.trigger {
             case .start(let work):
-                startWork.append(work)
+                startWork.append((work, ruleContext))
             case .stateChange(let stateRule):
                 if let rootType = stateRule.rootType, rootType != storeStateType {
                     reporter(
@@ -52,28 +57,27 @@ final class ObserverRuntime: @unchecked Sendable {
                     continue
                 }
                 stateRules.append(stateRule.makeInstance())
+                stateRuleContexts.append(ruleContext)
             case .dispatch(let dispatchRule):
-                dispatchRules[dispatchRule.itemType, default: []].append(dispatchRule)
+                dispatchRules[dispatchRule.itemType, default: []].append((dispatchRule, ruleContext))
             case .notification(let notificationRule):
-                notificationRules.append(notificationRule)
+                notificationRules.append((notificationRule, ruleContext))
             }
         }
         self.stateRules = stateRules
+        self.stateRuleContexts = stateRuleContexts
         self.borrowedStateRules = stateRules.map { Unsafe.unretained($0) }
         self.dispatchRules = dispatchRules
-        for rule in notificationRules {
+        for (rule, ruleContext) in notificationRules {
             let token = center.addObserver(forName: rule.name, object: nil, queue: nil) { [weak self] notification in
-                self?.received(notification, for: rule)
+                self?.received(notification, for: rule, dispatchingThrough: ruleContext)
             }
             tokens.append(token)
         }
-        let context = self.context
-        if !startWork.isEmpty {
-            // Dispatched now, handled once the store is ready, in the order of the rules.
-            for work in startWork {
-                for item in work() {
-                    context.anyDispatch(item)
-                }
+        // Dispatched now, handled once the store is ready, in the order of the rules.
+        for (work, ruleContext) in startWork {
+            for item in work() {
+                ruleContext.anyDispatch(item)
             }
         }
     }
@@ -94,19 +98,19 @@ final class ObserverRuntime: @unchecked Sendable {
             try next(item)
             return
         }
-        let needsStates = matchingDispatchRules?.contains(where: \.needsStates) ?? false
+        let needsStates = matchingDispatchRules?.contains(where: \.rule.needsStates) ?? false
         let before = context.getAnyState()
         try next(item)
 
-        var work: [@Sendable () -> [any Dispatchable]] = []
+        var work: [(reaction: @Sendable () -> [any Dispatchable], context: any AnySideEffectContext)] = []
         let after = context.getAnyState()
         if watchesState {
             // Both states opened once for all the rules; each rule reads what it watches in place.
             StateView.with(before) { oldView in
                 StateView.with(after) { newView in
-                    for rule in borrowedStateRules {
+                    for (index, rule) in borrowedStateRules.enumerated() {
                         if let reaction = Unsafe.borrow(rule, { $0.react(oldView, newView) }) {
-                            work.append(reaction)
+                            work.append((reaction, stateRuleContexts[index]))
                         }
                     }
                 }
@@ -115,20 +119,19 @@ final class ObserverRuntime: @unchecked Sendable {
         if let matchingDispatchRules {
             let current: (any State)? = needsStates ? after : nil
             let previousState: (any State)? = needsStates ? before : nil
-            for rule in matchingDispatchRules {
-                work.append { rule.make(item, previousState, current) }
+            for (rule, ruleContext) in matchingDispatchRules {
+                work.append(({ rule.make(item, previousState, current) }, ruleContext))
             }
         }
         guard !work.isEmpty else { return }
-        let context = self.context
         let reactions = work
         // Until the reactions have dispatched what they make, the store is not idle: a shutdown
         // that lets work finish, and a test store settling, wait for them.
         let inProgress = context.beginOutsideWork()
         queue.async {
-            for reaction in reactions {
+            for (reaction, ruleContext) in reactions {
                 for produced in reaction() {
-                    context.anyDispatch(produced)
+                    ruleContext.anyDispatch(produced)
                 }
             }
             inProgress.end()
@@ -152,7 +155,7 @@ final class ObserverRuntime: @unchecked Sendable {
         return isUpdater
     }
 
-    private func received(_ notification: Notification, for rule: NotificationRule) {
+    private func received(_ notification: Notification, for rule: NotificationRule, dispatchingThrough context: any AnySideEffectContext) {
         if let sender = rule.sender {
             guard let expected = sender.object, let actual = notification.object as AnyObject?, expected === actual else { return }
         }

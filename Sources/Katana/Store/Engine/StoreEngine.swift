@@ -100,11 +100,12 @@ import Dispatch
         settling promise: PromiseHandle?,
         skipsInterceptors: Bool = false,
         startingWhenIdle: Bool = false,
-        fromStoreWork: Bool = false
+        fromStoreWork: Bool = false,
+        origin: OriginStamp = .outside
     ) {
         let action = inbox.withLock { inbox in
             inbox.enqueue(
-                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount),
+                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount, origin: origin),
                 handlingHereWhenIdle: startingWhenIdle,
                 fromStoreWork: fromStoreWork,
                 owner: { self.owner }

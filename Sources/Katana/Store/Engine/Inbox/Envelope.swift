@@ -11,12 +11,21 @@ struct Envelope: Sendable {
     /// The item's place in dispatch order: how many items the inbox had taken when it arrived. A
     /// replacement an interceptor passes on takes the place of the item it replaces.
     let sequence: UInt64
+    /// Where the item comes from (see ``InterceptedItem``).
+    let origin: OriginStamp
 
-    init(_ item: any Dispatchable, promise: PromiseHandle?, skipsInterceptors: Bool = false, sequence: UInt64 = 0) {
+    init(
+        _ item: any Dispatchable,
+        promise: PromiseHandle?,
+        skipsInterceptors: Bool = false,
+        sequence: UInt64 = 0,
+        origin: OriginStamp = .outside
+    ) {
         self.item = item
         self.promise = promise
         self.skipsInterceptors = skipsInterceptors
         self.sequence = sequence
+        self.origin = origin
     }
 
     /// Rejects the promise with `error`.

@@ -30,8 +30,9 @@ enum ItemKind {
     /// A state updater, and how to handle one.
     case updater(Updater)
     /// Runs a side effect of the classified type with the store's context (which the runner
-    /// holds, checked once for the type); returns its value.
-    typealias SideEffectRunner = @Sendable (_ item: any Dispatchable) throws -> any Sendable
+    /// holds, checked once for the type), whose place in dispatch order is `sequence` (what it
+    /// dispatches comes from it); returns its value.
+    typealias SideEffectRunner = @Sendable (_ item: any Dispatchable, _ sequence: UInt64) throws -> any Sendable
     /// How to run the async side effects of one type: one object, so that a kind is copied with a
     /// single retain. ``TypedAsyncSideEffectRunner`` is the one the store makes, for each type.
     class AsyncSideEffectRunner: @unchecked Sendable {
@@ -45,11 +46,12 @@ enum ItemKind {
         }
 
         /// Runs an async side effect of the classified type with the store's context (which the
-        /// runner holds, checked once for the type); returns its value. It runs on the caller's
+        /// runner holds, checked once for the type), whose place in dispatch order is `sequence`
+        /// (what it dispatches comes from it); returns its value. It runs on the caller's
         /// executor (`nonisolated(nonsending)`), so the store's own steps add no executor switch
         /// to the one the side effect's body makes (docs/PERFORMANCE.md, "Side effects: no-op
         /// AsyncSideEffect").
-        nonisolated(nonsending) func run(_ item: any Dispatchable) async throws -> any Sendable {
+        nonisolated(nonsending) func run(_ item: any Dispatchable, sequence: UInt64) async throws -> any Sendable {
             throw KatanaError.unsupportedDispatchable(item: typeName(of: item))
         }
 
@@ -152,8 +154,10 @@ extension AnySideEffect {
     /// Runs items of this type through ``AnySideEffect/anySideEffect(_:)`` with `context` (the
     /// item's type was checked when it was classified).
     static func runner(context: any AnySideEffectContext) -> ItemKind.SideEffectRunner {
-        { item in
-            try Unsafe.withConcrete(item, as: Self.self) { try $0.anySideEffect(context) }
+        let stamping = context as? any OriginStamping
+        return { item, sequence in
+            let stamped = stamping?.stampedContext(.sideEffect(Self.self, sequence: sequence)) ?? context
+            return try Unsafe.withConcrete(item, as: Self.self) { try $0.anySideEffect(stamped) }
         }
     }
 }
@@ -166,8 +170,9 @@ extension SideEffect {
         guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
             return runner(context: context)
         }
-        return { item in
-            try Unsafe.withConcrete(item, as: Self.self) { try $0.sideEffect(typed) }
+        return { item, sequence in
+            let stamped = typed.stamped(.sideEffect(Self.self, sequence: sequence))
+            try Unsafe.withConcrete(item, as: Self.self) { try $0.sideEffect(stamped) }
             return ()
         }
     }
@@ -196,7 +201,7 @@ final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEf
         super.init(itemType: T.self)
     }
 
-    nonisolated(nonsending) override func run(_ item: any Dispatchable) async throws -> any Sendable {
+    nonisolated(nonsending) override func run(_ item: any Dispatchable, sequence: UInt64) async throws -> any Sendable {
         // Copied out before the await: the concrete view is only valid inside the call.
         let sideEffect = Unsafe.withConcrete(item, as: T.self) { $0 }
         guard context != nil else {
@@ -206,7 +211,7 @@ final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEf
                 actual: actualContextType
             )
         }
-        return try await sideEffect.sideEffect(context.unsafelyUnwrapped)
+        return try await sideEffect.sideEffect(context.unsafelyUnwrapped.stamped(.sideEffect(T.self, sequence: sequence)))
     }
 
     override func identity(_ item: any Dispatchable) -> SideEffectIdentity? {

@@ -7,15 +7,18 @@ extension StoreEngine {
     }
 
     /// Adds an item that the store's own work dispatches (a side effect through its context, an
-    /// interceptor, the dependencies): a shutdown that lets work finish still takes it.
-    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true)
+    /// interceptor, the dependencies), from `origin`: a shutdown that lets work finish still takes it.
+    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle, origin: OriginStamp) {
+        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true, origin: origin)
     }
 
     /// Adds an envelope that has been on its way through the store already (see
     /// ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:fromStoreWork:)``).
     func enqueue(_ envelope: Envelope) {
-        enqueue(envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors, fromStoreWork: true)
+        enqueue(
+            envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors,
+            fromStoreWork: true, origin: envelope.origin
+        )
     }
 
     // MARK: - A waiting thread handles its own item

@@ -39,6 +39,10 @@ final class InterceptorChain: @unchecked Sendable {
         private var promise: PromiseHandle?
         /// The run's item's place in dispatch order, which what it passes on takes.
         private var sequence: UInt64 = 0
+        /// Where the run's item comes from.
+        private var origin = OriginStamp.outside
+        /// Whether a run is in progress (between ``begin(settling:)`` and ``end()``).
+        private var running = false
         fileprivate private(set) var passedOn = false
         /// Whether the first item passed on fulfils the promise as done (the common case, a state
         /// updater); otherwise ``pendingSettlement`` says how it settles, if it is this pass's to.
@@ -61,7 +65,14 @@ final class InterceptorChain: @unchecked Sendable {
         fileprivate func begin(settling envelope: Envelope) {
             promise = envelope.promise
             sequence = envelope.sequence
+            origin = envelope.origin
             passedOn = false
+            running = true
+        }
+
+        /// The run's item as an interceptor sees it; nil between runs.
+        fileprivate var intercepted: InterceptedItem? {
+            running ? InterceptedItem(origin: origin.origin, sequence: sequence, hasReachedStore: passedOn) : nil
         }
 
         @inline(__always)
@@ -91,6 +102,7 @@ final class InterceptorChain: @unchecked Sendable {
         /// Settles what this run handled, now that its interceptors have returned; lets the
         /// promise go either way (a run that passed nothing on is settled by its caller).
         fileprivate func end() {
+            running = false
             var promise: PromiseHandle?
             swap(&promise, &self.promise)
             if pendingIsDone {
@@ -188,6 +200,11 @@ final class InterceptorChain: @unchecked Sendable {
             return pass.passedOn ? .passedOn : .rejected(error)
         }
         return pass.passedOn ? .passedOn : .blocked
+    }
+
+    /// The item of the run in progress on this thread, if any (see ``InterceptedItem/current``).
+    static var currentRun: InterceptedItem? {
+        runs.current?.intercepted
     }
 
     private static let runs = ThreadLocal<Pass>()

@@ -109,7 +109,7 @@ extension SideEffectRunner {
         }
         let outcome: Result<any Sendable, any Error>
         do {
-            outcome = .success(try await runner.run(job.envelope.item))
+            outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
         } catch {
             outcome = .failure(error)
         }
@@ -124,7 +124,7 @@ extension SideEffectRunner {
         let interval = logger.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
         let outcome: Result<any Sendable, any Error>
         do {
-            outcome = .success(try await runner.run(job.envelope.item))
+            outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
         } catch {
             outcome = .failure(error)
         }

@@ -225,7 +225,7 @@ final class SideEffectRunner: @unchecked Sendable {
     private func handleExtra(_ envelope: Envelope) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            _ = try? runner(envelope.item)
+            _ = try? runner(envelope.item, envelope.sequence)
         case .asyncSideEffect(let runner):
             submit(envelope, starting: runner)
         case .updater, .unsupported, .ambiguous:
@@ -238,7 +238,7 @@ final class SideEffectRunner: @unchecked Sendable {
     private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
         SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
-                return .result(.success(try runner(envelope.item)))
+                return .result(.success(try runner(envelope.item, envelope.sequence)))
             } catch {
                 return .failure(error)
             }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import KatanaTesting
+import KatanaRecording
 
 @Suite struct StateDiffRenderTests {
     @Test func render_struct_drawsEachFieldOnItsOwnLine_withQuotedStrings() {

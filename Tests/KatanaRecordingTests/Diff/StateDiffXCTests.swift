@@ -1,5 +1,5 @@
 import XCTest
-import KatanaTesting
+import KatanaRecording
 
 /// The diff's message as an XCTest user reads it.
 final class StateDiffXCTests: XCTestCase {

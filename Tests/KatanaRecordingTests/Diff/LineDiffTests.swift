@@ -1,5 +1,5 @@
 import Testing
-@testable import KatanaTesting
+@testable import KatanaRecording
 
 /// A small deterministic generator (SplitMix64), so the random cases are the same on every run.
 private struct SeededGenerator: RandomNumberGenerator {

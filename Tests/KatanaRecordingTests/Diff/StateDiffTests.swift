@@ -1,5 +1,5 @@
 import Testing
-import KatanaTesting
+import KatanaRecording
 
 @Suite struct StateDiffTests {
     // MARK: Equal drawings

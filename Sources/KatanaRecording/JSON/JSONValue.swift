@@ -1,0 +1,74 @@
+import Foundation
+
+/// A JSON document as a value: what a recording's states and items are encoded to, compared and
+/// diffed as. Numbers keep their integer form when they have one, so an `Int` round-trips exactly.
+public enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Reads any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Writes the value as JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value under `key`, when this is an object that has it.
+    subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { fields[key] } else { nil }
+    }
+
+    /// The string, when this is one.
+    var stringValue: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    /// The number as an unsigned integer, when this is a non-negative integer.
+    var unsignedValue: UInt64? {
+        if case .integer(let value) = self, value >= 0 { UInt64(value) } else { nil }
+    }
+}
+
+extension JSONValue {
+    /// The JSON encoding of `value`.
+    public init(encoding value: some Encodable) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
+
+    /// This JSON decoded as `type`.
+    public func decode<T: Decodable>(as type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
+    }
+}
