@@ -30,6 +30,16 @@ let package = Package(
             dependencies: [
                 "KatanaBenchmarkSupport",
                 .product(name: "KatanaObservers", package: "Katana"),
+                .product(name: "KatanaRecording", package: "Katana"),
+            ]
+        ),
+        // The size on disk of a recorded session (a RecordingFile with and without snapshots plus
+        // changes), how long its writer takes and how long reading it back takes.
+        .executableTarget(
+            name: "RecordingFileSize",
+            dependencies: [
+                "KatanaBenchmarkSupport",
+                .product(name: "KatanaRecording", package: "Katana"),
             ]
         ),
         // The Katana 2.x workloads (the middleware bridge) as a plain program, for perf / valgrind;
@@ -48,6 +58,7 @@ let package = Package(
                 .product(name: "KatanaObservers", package: "Katana"),
                 .product(name: "KatanaLegacy", package: "Katana"),
                 .product(name: "KatanaTesting", package: "Katana"),
+                .product(name: "KatanaRecording", package: "Katana"),
                 "KatanaBenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
             ],

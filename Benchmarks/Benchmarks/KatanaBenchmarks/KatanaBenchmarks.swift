@@ -21,4 +21,5 @@ private func registerAll() {
     registerMemoryBenchmarks()
     registerLegacyBenchmarks()
     registerTestingBenchmarks()
+    registerRecordingBenchmarks()
 }

@@ -28,7 +28,7 @@ private final class ListenerTally: @unchecked Sendable {
 
 /// Dispatches `count` increments back-to-back from this thread, waits for the last promise (updaters
 /// settle in order, so every one has settled then) and checks the final state.
-private func dispatchBurst(to store: BenchStore, count: Int, benchmark: Benchmark) {
+func dispatchBurst(to store: BenchStore, count: Int, benchmark: Benchmark) {
     let before = store.state.counter
     benchmark.startMeasurement()
     var last: Promise<Void>?

@@ -3,8 +3,8 @@ import Katana
 
 /// The state every throughput benchmark works on: a counter the updaters bump, and fields that
 /// never change (what the non-matching observer rules watch): 100 array elements, and ten groups
-/// of ten stored properties.
-public struct BenchState: State {
+/// of ten stored properties. `Codable` so that a recorder can write it (the recording benchmarks).
+public struct BenchState: State, Codable {
     public var counter = 0
     public var untouched = [Int](repeating: 0, count: 100)
     public var g0 = TenFields(), g1 = TenFields(), g2 = TenFields(), g3 = TenFields(), g4 = TenFields()
@@ -13,7 +13,7 @@ public struct BenchState: State {
 }
 
 /// Ten stored properties that no updater changes.
-public struct TenFields: Sendable, Equatable {
+public struct TenFields: Sendable, Equatable, Codable {
     public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
     public init() {}
 
@@ -32,10 +32,30 @@ extension BenchState {
 /// The store type of the throughput benchmarks.
 public typealias BenchStore = Store<BenchState, EmptySideEffectDependencyContainer>
 
-/// The trivial updater: one increment of the counter.
-public struct Increment: StateUpdater {
+/// The trivial updater: one increment of the counter (`Codable`, so a recording can replay it).
+public struct Increment: StateUpdater, Codable {
     public init() {}
     public func updateState(_ state: inout BenchState) {
+        state.counter &+= 1
+    }
+}
+
+/// A small `Codable` state for the recording benchmarks: a counter and a short name, 24 bytes (it
+/// fits an existential's inline buffer, so reading it as `any State` allocates nothing), against
+/// `BenchState`'s 816.
+public struct SmallState: State, Codable {
+    public var counter = 0
+    public var name = "small"
+    public init() {}
+}
+
+/// The store type of the small-state benchmarks.
+public typealias SmallStore = Store<SmallState, EmptySideEffectDependencyContainer>
+
+/// One increment of ``SmallState``'s counter.
+public struct IncrementSmall: StateUpdater, Codable {
+    public init() {}
+    public func updateState(_ state: inout SmallState) {
         state.counter &+= 1
     }
 }

@@ -26,3 +26,13 @@ public func burst(_ store: BenchStore, count: Int) {
     last?.settled("last updater")
     check(store.state.counter == count, "counter is \(store.state.counter), expected \(count)")
 }
+
+/// `burst(_:count:)` for a store of ``SmallState``.
+public func burst(_ store: SmallStore, count: Int) {
+    var last: Promise<Void>?
+    for _ in 0 ..< count {
+        last = store.dispatch(IncrementSmall())
+    }
+    last?.settled("last updater")
+    check(store.state.counter == count, "counter is \(store.state.counter), expected \(count)")
+}

@@ -2,6 +2,7 @@ import Foundation
 import Katana
 import KatanaBenchmarkSupport
 import KatanaObservers
+import KatanaRecording
 
 // A plain program running one benchmark workload, without the benchmark harness, for profilers:
 //   perf record -g .build/release/KatanaProfile updaters 1000000
@@ -11,7 +12,9 @@ import KatanaObservers
 // roundtrip, roundtrip-latency (each round trip timed on its own, and the dispatch call alone:
 // percentiles printed); and producer, which times the dispatching thread and the store's queue
 // separately (the queue held while 20,000 updaters are dispatched, then released), to see which
-// side limits a burst.
+// side limits a burst; and recorded, the updaters workload with every item recorded into memory
+// (a `Recorder` into a `FlightRecorder` of capacity 10,000, installed as the only interceptor),
+// with updaters-small and recorded-small, the same two on a 24-byte state (`SmallState`).
 let arguments = ProfileArguments(defaultWorkload: "updaters")
 let workload = arguments.workload
 let count = arguments.count
@@ -37,6 +40,21 @@ final class Locked<Value>: @unchecked Sendable {
 switch workload {
 case "updaters":
     burst(BenchStore(), count: count)
+case "recorded":
+    // What recording costs per updater when it only keeps values: the recorder reads the state
+    // after each item and the flight recorder keeps the item and that state, evicting the oldest
+    // once 10,000 are kept; nothing is encoded.
+    let flightRecorder = FlightRecorder<BenchState>(capacity: 10_000)
+    burst(BenchStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count)
+    let before = flightRecorder.stateBeforeFirstItem?.counter
+    check(before == max(0, count - 10_000), "the flight recorder's oldest kept item follows counter \(String(describing: before))")
+case "updaters-small":
+    burst(SmallStore(), count: count)
+case "recorded-small":
+    let flightRecorder = FlightRecorder<SmallState>(capacity: 10_000)
+    burst(SmallStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count)
+    let before = flightRecorder.stateBeforeFirstItem?.counter
+    check(before == max(0, count - 10_000), "the flight recorder's oldest kept item follows counter \(String(describing: before))")
 case "interceptors":
     let passThrough: StoreInterceptor = { _ in { next in { item in try next(item) } } }
     burst(BenchStore(interceptors: Array(repeating: passThrough, count: 10)), count: count)

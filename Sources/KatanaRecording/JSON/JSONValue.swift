@@ -46,7 +46,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The value under `key`, when this is an object that has it.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { fields[key] } else { nil }
     }
 

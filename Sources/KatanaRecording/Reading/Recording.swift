@@ -121,7 +121,7 @@ public struct RecordingEntry: Sendable {
     public let outcome: RecordedOutcome
     /// Its encoding; nil when it was not `Encodable` (it cannot be replayed).
     public let encoding: JSONValue?
-    /// How `String(describing:)` drew it, when it has no encoding.
+    /// The item drawn on one line, when it has no encoding.
     public let rendering: String?
     /// The state after it, encoded; nil when the state type is not `Encodable`.
     public let stateAfter: JSONValue?

@@ -67,7 +67,7 @@ enum RecordingLines {
         var kind: RecordedItemKind
         /// The item's encoding, when it is `Encodable`.
         var item: JSONValue?
-        /// The item as `String(describing:)` draws it, when it is not `Encodable` (or failed to encode).
+        /// The item drawn on one line, when it is not `Encodable` (or failed to encode).
         var rendering: String?
         /// False when the item cannot be replayed (it has no encoding).
         var replayable: Bool

@@ -47,7 +47,7 @@ final class RecordingEncoder<S: State> {
             entry.item = item
             entry.replayable = true
         } else {
-            entry.rendering = String(describing: recorded.item)
+            entry.rendering = Self.rendering(of: recorded.item)
         }
         if let state = encodedState(recorded.stateAfter) {
             sinceSnapshot += 1
@@ -66,6 +66,14 @@ final class RecordingEncoder<S: State> {
     func gap(_ count: UInt64) -> Data {
         previousState = nil
         return line(RecordingLines.Gap(gap: count))
+    }
+
+    /// The item drawn on one line (as ``StateDiff`` draws values, its lines joined).
+    static func rendering(of item: any Dispatchable) -> String {
+        StateDiff.render(item)
+            .split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
     }
 
     private func encodedState(_ state: S) -> JSONValue? {

@@ -1,0 +1,142 @@
+import Foundation
+import Katana
+import Testing
+
+/// An interceptor reads where each item comes from (`InterceptedItem.current`): from outside, from
+/// which side effect (sync or async, by its place in dispatch order), from labelled or unlabelled
+/// store work; and after `next`, whether the item reached the store.
+@Suite struct DispatchOriginTests {
+    struct Counter: State { var value = 0 }
+    typealias CounterStore = Store<Counter, EmptySideEffectDependencyContainer>
+
+    struct Bump: StateUpdater {
+        var tag = ""
+        func updateState(_ state: inout Counter) { state.value += 1 }
+    }
+
+    struct BumpTwice: SideEffect {
+        func sideEffect(_ context: SideEffectContext<Counter, EmptySideEffectDependencyContainer>) throws {
+            try context.dispatch(Bump(tag: "sync")).wait(timeout: .seconds(10))
+            try context.labelled("nightly job").dispatch(Bump(tag: "labelled")).wait(timeout: .seconds(10))
+        }
+    }
+
+    struct BumpLater: AsyncSideEffect {
+        func sideEffect(_ context: SideEffectContext<Counter, EmptySideEffectDependencyContainer>) async throws {
+            try await Task.sleep(for: .milliseconds(1))
+            try await context.dispatch(Bump(tag: "async")).value
+        }
+    }
+
+    /// Keeps what it sees: each item's type, what `current` said before `next`, and after.
+    final class Seen: @unchecked Sendable {
+        // @unchecked: `entries` is only touched with `lock` held.
+        private let lock = NSLock()
+        private var entries: [(item: any Dispatchable, before: InterceptedItem?, after: InterceptedItem?)] = []
+        func add(_ item: any Dispatchable, _ before: InterceptedItem?, _ after: InterceptedItem?) {
+            lock.lock()
+            entries.append((item, before, after))
+            lock.unlock()
+        }
+        var all: [(item: any Dispatchable, before: InterceptedItem?, after: InterceptedItem?)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries
+        }
+        func first<T>(_ type: T.Type, where predicate: (T) -> Bool = { _ in true }) -> (item: T, before: InterceptedItem?, after: InterceptedItem?)? {
+            for entry in all {
+                if let item = entry.item as? T, predicate(item) { return (item, entry.before, entry.after) }
+            }
+            return nil
+        }
+    }
+
+    struct Watcher: Interceptor {
+        let seen: Seen
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            let before = InterceptedItem.current
+            try next(item)
+            seen.add(item, before, InterceptedItem.current)
+        }
+    }
+
+    struct BlockTagged: Interceptor {
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            if (item as? Bump)?.tag == "block" { return }
+            try next(item)
+        }
+    }
+
+    @Test func eachItemSaysWhereItCameFrom() async throws {
+        let seen = Seen()
+        let store = CounterStore(interceptors: Interceptors {
+            Watcher(seen: seen)
+            BlockTagged()
+        })
+        // Awaited, not waited for: the async side effect needs a thread of the cooperative pool.
+        try await store.dispatch(Bump(tag: "outside")).value
+        try await store.dispatch(BumpTwice()).value
+        try await store.dispatch(BumpLater()).value
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.state.value < 4, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(store.state.value == 4)
+
+        let outside = try #require(seen.first(Bump.self) { $0.tag == "outside" })
+        #expect(outside.before?.origin == .outside)
+        #expect(outside.after?.hasReachedStore == true)
+
+        let twice = try #require(seen.first(BumpTwice.self))
+        let twiceSequence = try #require(twice.before?.sequence)
+        #expect(twice.before?.origin == .outside)
+        let sync = try #require(seen.first(Bump.self) { $0.tag == "sync" })
+        #expect(sync.before?.origin == .sideEffect(type: String(reflecting: BumpTwice.self), sequence: twiceSequence))
+        #expect(sync.before.map { $0.sequence > twiceSequence } == true)
+        let labelled = try #require(seen.first(Bump.self) { $0.tag == "labelled" })
+        #expect(labelled.before?.origin == .storeWork(label: "nightly job"))
+
+        let later = try #require(seen.first(BumpLater.self))
+        let async = try #require(seen.first(Bump.self) { $0.tag == "async" })
+        #expect(async.before?.origin == .sideEffect(type: String(reflecting: BumpLater.self), sequence: later.before?.sequence ?? .max))
+    }
+
+    @Test func afterNextAnInterceptorSeesWhetherTheItemWasBlocked() throws {
+        let seen = Seen()
+        let store = CounterStore(interceptors: Interceptors {
+            Watcher(seen: seen)
+            BlockTagged()
+        })
+        _ = try? store.dispatch(Bump(tag: "block")).wait(timeout: .seconds(10))
+        let blocked = try #require(seen.first(Bump.self) { $0.tag == "block" })
+        #expect(blocked.before?.hasReachedStore == false)
+        #expect(blocked.after?.hasReachedStore == false)
+    }
+
+    @Test func outsideAnInterceptorRunThereIsNoCurrentItem() throws {
+        #expect(InterceptedItem.current == nil)
+        let store = CounterStore()
+        let read = LockedBox<InterceptedItem?>(nil)
+        let unsubscribe = store.addListener { _, _ in read.set(InterceptedItem.current) }
+        try store.dispatch(Bump()).wait(timeout: .seconds(10))
+        unsubscribe()
+        #expect(read.get() == nil)
+    }
+
+    @Test func originsDescribeThemselves() {
+        #expect(DispatchOrigin.outside.description == "outside")
+        #expect(DispatchOrigin.sideEffect(type: "App.Fetch", sequence: 12).description == "side effect App.Fetch #12")
+        #expect(DispatchOrigin.storeWork(label: "rule x").description == "store work \"rule x\"")
+        #expect(DispatchOrigin.storeWork(label: nil).description == "store work")
+    }
+}
+
+/// A value several threads read and write.
+final class LockedBox<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+}
