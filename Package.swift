@@ -62,7 +62,10 @@ let package = Package(
         // `MemorySoakTests`, so that other tests' allocations do not move its resident set.
         .executableTarget(name: "katana-memory-soak-probe", dependencies: ["Katana"], path: "Tests/MemorySoakProbe"),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaLegacyTests", dependencies: ["Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting", "DocumentationSupport"]),
+        .testTarget(
+            name: "KatanaLegacyTests",
+            dependencies: ["Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
+        ),
         // Written the way a Katana 2.x app is: Swift 5 language mode.
         .testTarget(
             name: "KatanaLegacyClientTests",

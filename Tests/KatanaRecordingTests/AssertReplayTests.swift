@@ -59,7 +59,7 @@ enum ReplayFixture {
     /// One updater, recorded.
     static func recording() throws -> Recording<TodoState> {
         let flight = FlightRecorder<TodoState>(capacity: 10)
-        let store = TodoStore(interceptors: Interceptors { Recorder(to: flight) })
+        let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
         try store.dispatch(AddTodo(title: "milk")).wait(timeout: .seconds(10))
         return try Recording<TodoState>(data: flight.recordingData())
     }

@@ -6,15 +6,15 @@ import Testing
 /// Every bad input a replay can meet is a specific error that names the line or item and the fix.
 @Suite struct BadInputTests {
     /// A recording of three updaters, the last not Encodable, as file contents.
-    private func recordingData(includingUnencodable: Bool = false, snapshotInterval: Int = 100) throws -> Data {
+    private func recordingData(includingUnencodable: Bool = false, snapshotInterval: Int = 100) async throws -> Data {
         let flight = FlightRecorder<TodoState>(capacity: 10)
         let store = TodoApp.store(recordingInto: [flight])
-        try store.dispatch(AddTodo(title: "a")).wait(timeout: .seconds(10))
-        try store.dispatch(ToggleTodo(index: 0)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddTodo(title: "a")).value
+        try await store.dispatch(ToggleTodo(index: 0)).value
         if includingUnencodable {
-            try store.dispatch(RenameAll { $0.uppercased() }).wait(timeout: .seconds(10))
+            try await store.dispatch(RenameAll { $0.uppercased() }).value
         }
-        try blockingWaitUntil { store.state.toggles == 1 }
+        try await waitUntil(timeout: .seconds(10)) { store.state.toggles == 1 }
         return flight.recordingData(snapshotInterval: snapshotInterval)
     }
 
@@ -22,8 +22,8 @@ import Testing
         String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    @Test func aTruncatedLastLineIsAnErrorUnlessTheCallerAsksToReadUpToIt() throws {
-        var data = try recordingData()
+    @Test func aTruncatedLastLineIsAnErrorUnlessTheCallerAsksToReadUpToIt() async throws {
+        var data = try await recordingData()
         let count = lines(data).count
         data.removeLast(25)  // the newline and the end of the last object: a crash mid-write
         #expect(throws: RecordingError.truncatedLastLine(source: "the recording", line: count)) {
@@ -39,15 +39,15 @@ import Testing
         #expect(try recording.replay(into: TodoApp.replayStore(), items: TodoApp.replayable).matches)
     }
 
-    @Test func aFileOfAnotherFormatIsNotARecording() throws {
+    @Test func aFileOfAnotherFormatIsNotARecording() async throws {
         let data = Data((#"{"name":"something else"}"# + "\n").utf8)
         let error = RecordingError.notARecording(source: "the recording", firstLine: #"{"name":"something else"}"#)
         #expect(throws: error) { try Recording<TodoState>(data: data) }
         #expect(error.description.contains("line 1 should be a header with \"format\": \"katana-recording\""))
     }
 
-    @Test func aRecordingOfAnotherVersionNamesBoth() throws {
-        var all = lines(try recordingData())
+    @Test func aRecordingOfAnotherVersionNamesBoth() async throws {
+        var all = lines(try await recordingData())
         all[0] = all[0].replacingOccurrences(of: #""version":1"#, with: #""version":7"#)
         let data = Data((all.joined(separator: "\n") + "\n").utf8)
         let error = RecordingError.unsupportedVersion(source: "the recording", found: 7, supported: 1)
@@ -55,9 +55,9 @@ import Testing
         #expect(error.description.contains("format version 7, but this version of KatanaRecording reads version 1"))
     }
 
-    @Test func aRecordingOfAnotherStateTypeNamesBothAndTheWayToAcceptIt() throws {
+    @Test func aRecordingOfAnotherStateTypeNamesBothAndTheWayToAcceptIt() async throws {
         struct OtherState: State, Codable {}
-        let data = try recordingData()
+        let data = try await recordingData()
         let recorded = String(reflecting: TodoState.self)
         let error = RecordingError.stateTypeMismatch(source: "the recording", recorded: recorded, expected: String(reflecting: OtherState.self))
         #expect(throws: error) { try Recording<OtherState>(data: data) }
@@ -66,8 +66,8 @@ import Testing
         _ = try Recording<OtherState>(data: data, recordedStateType: recorded)
     }
 
-    @Test func anItemTypeTheCallerDidNotListNamesTheItemAndTheFix() throws {
-        let recording = try Recording<TodoState>(data: try recordingData())
+    @Test func anItemTypeTheCallerDidNotListNamesTheItemAndTheFix() async throws {
+        let recording = try Recording<TodoState>(data: try await recordingData())
         let toggle = try #require(recording.entries.first { $0.typeName.hasSuffix("ToggleTodo") })
         let error = RecordingError.unknownItemType(type: toggle.typeName, position: toggle.position, line: toggle.line)
         #expect(throws: error) {
@@ -77,8 +77,8 @@ import Testing
         #expect(error.description.contains("Add ToggleTodo.self to items:"))
     }
 
-    @Test func anItemThatWasNotEncodableCannotBeReplayedAndSaysSo() throws {
-        let recording = try Recording<TodoState>(data: try recordingData(includingUnencodable: true))
+    @Test func anItemThatWasNotEncodableCannotBeReplayedAndSaysSo() async throws {
+        let recording = try Recording<TodoState>(data: try await recordingData(includingUnencodable: true))
         let rename = try #require(recording.entries.first { $0.typeName.hasSuffix("RenameAll") })
         #expect(rename.encoding == nil)
         #expect(rename.rendering?.hasPrefix("RenameAll(") == true, "\(rename.rendering ?? "nil")")
@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test func aFileThatDoesNotExistSaysWhere() throws {
+    @Test func aFileThatDoesNotExistSaysWhere() async throws {
         let path = "/nonexistent/katana/session.jsonl"
         #expect(throws: RecordingError.fileNotFound(path: path)) {
             try Recording<TodoState>(contentsOf: URL(fileURLWithPath: path))
@@ -104,7 +104,7 @@ import Testing
         #expect(RecordingError.fileNotFound(path: path).description.hasPrefix("There is no recording at \(path)"))
     }
 
-    @Test func anEmptyFileHasNoHeader() throws {
+    @Test func anEmptyFileHasNoHeader() async throws {
         let url = temporaryRecordingURL()
         defer { try? FileManager.default.removeItem(at: url) }
         try Data().write(to: url)
@@ -112,8 +112,8 @@ import Testing
         #expect(RecordingError.empty(source: url.path).description.contains("it has no header line"))
     }
 
-    @Test func aLineChangedByHandIsNamed() throws {
-        var all = lines(try recordingData())
+    @Test func aLineChangedByHandIsNamed() async throws {
+        var all = lines(try await recordingData())
         all[2] = #"{"position": "two"}"#
         let data = Data((all.joined(separator: "\n") + "\n").utf8)
         do {
@@ -136,9 +136,9 @@ import Testing
         }
     }
 
-    @Test func aGapStopsAReplayWithTheLineAndTheFix() throws {
+    @Test func aGapStopsAReplayWithTheLineAndTheFix() async throws {
         // As a file sink writes a gap: the item after it carries its whole state.
-        var all = lines(try recordingData(snapshotInterval: 1))
+        var all = lines(try await recordingData(snapshotInterval: 1))
         all.insert(#"{"gap":5}"#, at: 2)
         let data = Data((all.joined(separator: "\n") + "\n").utf8)
         let recording = try Recording<TodoState>(data: data)
@@ -156,14 +156,4 @@ import Testing
 /// Stands in for `RenameAll` in a replay: decodable, but the recording has no encoding for it.
 struct DecodableRenameAll: StateUpdater, Codable {
     func updateState(_ state: inout TodoState) {}
-}
-
-/// Polls `condition` until it holds, for at most ten seconds (then throws): for synchronous tests
-/// whose store runs no async side effect.
-func blockingWaitUntil(_ condition: () -> Bool) throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
 }

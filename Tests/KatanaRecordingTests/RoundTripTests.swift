@@ -84,7 +84,7 @@ import Testing
         }
         let flight = FlightRecorder<TodoState>(capacity: 10)
         let store = TodoStore(interceptors: Interceptors {
-            Recorder(to: flight)
+            StoreRecorder(to: flight)
             Gate()
         })
         try store.dispatch(AddTodo(title: "kept")).wait(timeout: .seconds(10))

@@ -45,7 +45,7 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
             "The recording \(path) cannot be read: \(reason); check its permissions."
         case .empty(let source):
             "The recording \(source) is empty: it has no header line. A RecordingFile writes its header when its "
-                + "recorder's store starts; record from a store built with Recorder(to:) installed."
+                + "recorder's store starts; record from a store built with StoreRecorder(to:) installed."
         case let .notARecording(source, firstLine):
             "\(source) is not a Katana recording: line 1 should be a header with \"format\": \"\(RecordingLines.format)\", "
                 + "but it is \(Self.excerpt(firstLine)). Pass a file written by RecordingFile or FlightRecorder.write(to:)."
@@ -87,10 +87,27 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// A type's name without its module (the part a user writes).
+    /// A type's own name, as its declaration writes it: without its module and the types it is
+    /// nested in (generic arguments are kept as they are).
     static func shortName(_ type: String) -> String {
-        guard let dot = type.firstIndex(of: "."), !type.hasPrefix("(") else { return type }
+        let generic = type.firstIndex(of: "<") ?? type.endIndex
+        guard let dot = type[..<generic].lastIndex(of: "."), !type.hasPrefix("(") else { return type }
         return String(type[type.index(after: dot)...])
+    }
+
+    /// The names a recorded type may be looked up by, most specific first: fully qualified,
+    /// without its module, and its own name.
+    static func lookupNames(_ type: String) -> [String] {
+        var names = [type]
+        let generic = type.firstIndex(of: "<") ?? type.endIndex
+        if let dot = type[..<generic].firstIndex(of: "."), !type.hasPrefix("(") {
+            names.append(String(type[type.index(after: dot)...]))
+        }
+        let own = shortName(type)
+        if !names.contains(own) {
+            names.append(own)
+        }
+        return names
     }
 
     private static func excerpt(_ text: String) -> String {

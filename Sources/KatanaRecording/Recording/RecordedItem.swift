@@ -1,7 +1,7 @@
 import Foundation
 import Katana
 
-/// One item a store handled, as a ``Recorder`` saw it: kept as values (the item and the state
+/// One item a store handled, as a ``StoreRecorder`` saw it: kept as values (the item and the state
 /// after it), and encoded only when written out, away from the store's queue.
 public struct RecordedItem<S: State>: Sendable {
     /// What kind of item it is.

@@ -1,6 +1,6 @@
 import Katana
 
-/// Where a ``Recorder`` puts what it records: ``FlightRecorder`` (the last items, in memory) and
+/// Where a ``StoreRecorder`` puts what it records: ``FlightRecorder`` (the last items, in memory) and
 /// ``RecordingFile`` (a file written as it goes) are the two the package has.
 ///
 /// A sink records one store: the recorder calls ``begin(stateType:initialState:)`` when its store

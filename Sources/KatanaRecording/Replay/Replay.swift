@@ -16,8 +16,8 @@ extension Recording where S: Codable {
     /// effects and items of no kind.
     ///
     /// Each recorded type name is looked up in `renaming` (a 2.x `"AddTodoAction"` replayed as the
-    /// `AddTodo` updater that replaced it), then in `items`, by its fully qualified name or by the
-    /// name without its module. Stops before the item on line `upToLine` when given (the items
+    /// `AddTodo` updater that replaced it), then in `items`: by its fully qualified name, by the
+    /// name without its module, or by the type's own name. Stops before the item on line `upToLine` when given (the items
     /// before a gap). Throws ``RecordingError`` for an item it cannot replay.
     public func replay(
         into store: PartialStore<S>,
@@ -120,18 +120,23 @@ private struct ItemTypes {
     init(items: [any ReplayableItem.Type], renaming: [String: any ReplayableItem.Type]) {
         renamed = renaming
         for type in items {
-            let name = String(reflecting: type)
-            byName[name] = type
-            let short = RecordingError.shortName(name)
-            if byName[short] == nil {
-                byName[short] = type
+            for name in RecordingError.lookupNames(String(reflecting: type)) where byName[name] == nil {
+                byName[name] = type
             }
         }
     }
 
+    /// The type a recorded name replays as: a renaming first, then a listed type, each by the
+    /// most specific form of the name that has one.
     func type(named name: String) -> (any ReplayableItem.Type)? {
-        let short = RecordingError.shortName(name)
-        return renamed[name] ?? renamed[short] ?? byName[name] ?? byName[short]
+        let names = RecordingError.lookupNames(name)
+        for name in names {
+            if let type = renamed[name] { return type }
+        }
+        for name in names {
+            if let type = byName[name] { return type }
+        }
+        return nil
     }
 }
 

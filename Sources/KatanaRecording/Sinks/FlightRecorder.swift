@@ -7,7 +7,7 @@ import Katana
 ///
 /// ```swift
 /// let flightRecorder = FlightRecorder<AppState>(capacity: 1_000)
-/// let store = Store<AppState, AppDependencies>(interceptors: Interceptors { Recorder(to: flightRecorder) })
+/// let store = Store<AppState, AppDependencies>(interceptors: Interceptors { StoreRecorder(to: flightRecorder) })
 /// // ... after a failure:
 /// try flightRecorder.write(to: URL(fileURLWithPath: "/tmp/last-items.jsonl"))
 /// ```

@@ -14,7 +14,7 @@ import Katana
 ///
 /// ```swift
 /// let file = try RecordingFile<AppState>(writingTo: URL(fileURLWithPath: "session.jsonl"))
-/// let store = Store<AppState, AppDependencies>(interceptors: Interceptors { Recorder(to: file) })
+/// let store = Store<AppState, AppDependencies>(interceptors: Interceptors { StoreRecorder(to: file) })
 /// ```
 public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
     // @unchecked: `pending`, `dropped`, `scheduled`, `closed` and `failure` are only touched with

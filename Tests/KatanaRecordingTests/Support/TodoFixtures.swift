@@ -114,7 +114,7 @@ enum TodoApp {
     /// The app's store, recording into `sinks`: the recorder first, then the observer rule.
     static func store(recordingInto sinks: [any RecordingSink<TodoState>]) -> TodoStore {
         TodoStore(interceptors: Interceptors {
-            Recorder(to: sinks)
+            StoreRecorder(to: sinks)
             ObserverInterceptor.rules(notificationCenter: NotificationCenter()) {
                 OnDispatch(ToggleTodo.self) { _ in CountToggle() }
             }

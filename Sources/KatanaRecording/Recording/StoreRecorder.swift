@@ -10,14 +10,14 @@ import Katana
 /// ```swift
 /// let flightRecorder = FlightRecorder<AppState>(capacity: 1_000)
 /// let store = Store<AppState, AppDependencies>(interceptors: Interceptors {
-///     Recorder(to: flightRecorder)
+///     StoreRecorder(to: flightRecorder)
 ///     ObserverInterceptor.rules { ... }
 /// })
 /// ```
 ///
 /// It keeps items and states as values and encodes nothing on the store's queue: a sink encodes
 /// later, elsewhere (docs/Recording.md).
-public struct Recorder<S: State>: Interceptor {
+public struct StoreRecorder<S: State>: Interceptor {
     private let journal: Journal
     /// The store's context, once it starts.
     private var context: (any AnySideEffectContext)?
@@ -38,8 +38,8 @@ public struct Recorder<S: State>: Interceptor {
         let state = context.getAnyState()
         guard let initial = state as? S else {
             journal.report(
-                "KatanaRecording: a Recorder<\(String(reflecting: S.self))> was installed in a store whose state is "
-                    + "\(String(reflecting: type(of: state))); it records nothing. Make it a Recorder<\(String(reflecting: type(of: state)))>."
+                "KatanaRecording: a StoreRecorder<\(String(reflecting: S.self))> was installed in a store whose state is "
+                    + "\(String(reflecting: type(of: state))); it records nothing. Make it a StoreRecorder<\(String(reflecting: type(of: state)))>."
             )
             return
         }
@@ -89,7 +89,7 @@ public struct Recorder<S: State>: Interceptor {
             lock.lock()
             defer { lock.unlock() }
             guard !started else {
-                report("KatanaRecording: a Recorder was started by a second store; each store needs a Recorder and sinks of its own. The second store is not recorded.")
+                report("KatanaRecording: a StoreRecorder was started by a second store; each store needs a StoreRecorder and sinks of its own. The second store is not recorded.")
                 return
             }
             started = true
