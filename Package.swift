@@ -75,13 +75,13 @@ let package = Package(
         // The runnable service demo (`swift run katana-service-demo`) and its end-to-end test.
         .executableTarget(
             name: "katana-service-demo",
-            dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge"],
+            dependencies: ["Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "KatanaRecording"],
             path: "Examples/ServiceDemo",
             exclude: ["README.md"]
         ),
         .testTarget(
             name: "ServiceDemoTests",
-            dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "DocumentationSupport"]
+            dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
         ),
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana", "KatanaRecording"], swiftSettings: librarySettings),

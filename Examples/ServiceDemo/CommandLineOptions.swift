@@ -4,6 +4,8 @@ struct CommandLineOptions: Sendable {
     var configPath: String?
     /// Run until SIGTERM/SIGINT instead of the scripted tour.
     var serve = false
+    /// Record every item the store handles to this file (KatanaRecording), if given.
+    var recordPath: String?
     /// Print the usage text and exit, doing nothing else.
     var showsHelp = false
 
@@ -12,7 +14,7 @@ struct CommandLineOptions: Sendable {
         let description: String
     }
 
-    static let usage = "usage: katana-service-demo [--config PATH] [--serve] [--help]"
+    static let usage = "usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help]"
 
     /// What `--help` prints.
     static let help = """
@@ -29,6 +31,8 @@ struct CommandLineOptions: Sendable {
         to \(ServiceConfiguration.heartbeatRange.upperBound) (1 hour)
                          (without it, a built-in configuration is used)
           --serve        run until SIGTERM or SIGINT; SIGHUP reloads the configuration
+          --record PATH  record every item the store handles, with the state after it, to a
+                         file of JSON lines (a KatanaRecording recording, which a test can replay)
           --help, -h     print this help and exit
 
         The log goes to standard error. A bad option or configuration ends the demo with a
@@ -51,6 +55,11 @@ struct CommandLineOptions: Sendable {
                 options.configPath = path
             case "--serve":
                 options.serve = true
+            case "--record":
+                guard let path = remaining.popFirst(), !path.hasPrefix("--") else {
+                    throw UsageError(description: "--record needs a file path (\(usage))")
+                }
+                options.recordPath = path
             default:
                 throw UsageError(description: "unknown option '\(argument)' (\(usage))")
             }

@@ -1,7 +1,7 @@
 import Katana
 
 /// Everything the demo service knows.
-struct DemoState: State {
+struct DemoState: State, Codable {
     var configuration: ServiceConfiguration?
     var ticks = 0
     var reloads = 0
@@ -10,7 +10,7 @@ struct DemoState: State {
 }
 
 /// What a search found.
-struct SearchResult: Equatable, Sendable {
+struct SearchResult: Equatable, Sendable, Codable {
     let query: String
     let matches: [String]
 }

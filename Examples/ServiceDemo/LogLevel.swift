@@ -1,5 +1,5 @@
 /// How much the service logs: a line is written when its level is at least the configured one.
-enum LogLevel: String, CaseIterable, Comparable, Sendable {
+enum LogLevel: String, CaseIterable, Comparable, Sendable, Codable {
     case debug, info, warning, error
 
     /// The level before a configuration has been loaded.

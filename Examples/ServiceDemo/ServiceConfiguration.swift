@@ -2,7 +2,7 @@ import Foundation
 
 /// The service's configuration, read from a JSON object such as
 /// `{ "name": "demo", "logLevel": "info", "heartbeatMilliseconds": 250 }`.
-struct ServiceConfiguration: Equatable, Sendable {
+struct ServiceConfiguration: Equatable, Sendable, Codable {
     /// A name for the log.
     var name: String
     /// How much the service logs.

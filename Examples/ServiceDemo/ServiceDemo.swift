@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaRecording
 import NotificationBridge
 
 #if canImport(Glibc)
@@ -18,6 +19,7 @@ enum ServiceDemo {
 
     static func main() async {
         let options: CommandLineOptions
+        let recording: RecordingFile<DemoState>?
         do {
             options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
             if options.showsHelp {
@@ -27,6 +29,7 @@ enum ServiceDemo {
             if let path = options.configPath {
                 _ = try ServiceConfiguration.load(path: path)  // fail fast, before anything starts
             }
+            recording = try options.recordPath.map { try RecordingFile<DemoState>(writingTo: URL(fileURLWithPath: $0)) }
         } catch {
             exitWithUsageError(error)
         }
@@ -35,7 +38,7 @@ enum ServiceDemo {
             "katana-service-demo starting, pid \(getpid()): "
                 + (options.serve ? "serving until SIGTERM or SIGINT (try: kill -HUP \(getpid()))" : "scripted tour")
         )
-        let store = makeStore(options: options)
+        let store = makeStore(options: options, recordingTo: recording)
         applyLogLevel(of: store)
         let dependencies = store.dependencies
         do {
@@ -62,6 +65,10 @@ enum ServiceDemo {
         let report = await store.runUntilShutdown()  // returns once the shutdown has left the store idle
         await shutdown.value
         DemoLog.always(summary(of: store.state, since: dependencies.startedAt, shutdown: report))
+        if let recording {
+            recording.close()  // everything recorded is on disk
+            DemoLog.always("recorded the session to \(recording.url.path)" + (recording.writeFailure.map { " (\($0))" } ?? ""))
+        }
         // main returns: the process ends
     }
 
@@ -74,7 +81,7 @@ enum ServiceDemo {
             + "shutdown: \(report)"
     }
 
-    static func makeStore(options: CommandLineOptions) -> DemoStore {
+    static func makeStore(options: CommandLineOptions, recordingTo recording: RecordingFile<DemoState>? = nil) -> DemoStore {
         let rules = ObserverInterceptor.observe {
             DemoRules.service
             if !options.serve {
@@ -82,7 +89,13 @@ enum ServiceDemo {
             }
         }
         return DemoStore(
-            interceptors: [DispatchableLogger.interceptor(sink: DemoLog.debug), rules],
+            interceptors: Interceptors {
+                if let recording {
+                    StoreRecorder(to: recording)  // first: it sees every item
+                }
+                DispatchableLogger.interceptor(sink: DemoLog.debug)
+                rules
+            },
             stateInitializer: { DemoState() },
             dependenciesInitializer: { _, _ in DemoDependencies(options: options) }
         )

@@ -6,7 +6,7 @@ import KatanaLegacy
 ///
 /// To modernise it, follow "Action → StateUpdater" in Migration.md: conform to `StateUpdater` and
 /// write `func updateState(_ state: inout DemoState) { state.ticks += 1 }`.
-struct Tick {}
+struct Tick: Codable {}
 
 @available(*, deprecated, message: "A Katana 2.x action kept on purpose; see Migration.md, 'Action → StateUpdater'")
 extension Tick: Action {

@@ -55,7 +55,7 @@ import Testing
         for flag in ["--help", "-h"] {
             let (status, log, printed) = try await DemoProcess.onOwnThread { try DemoProcess.run([flag]) }
             #expect(status == 0)
-            #expect(printed.hasPrefix("usage: katana-service-demo [--config PATH] [--serve] [--help]\n"), "printed:\n\(printed)")
+            #expect(printed.hasPrefix("usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help]\n"), "printed:\n\(printed)")
             #expect(printed.contains("--serve"))
             #expect(printed.contains("heartbeatMilliseconds: 10 (10 ms) to 3600000 (1 hour)"))
             #expect(printed.contains("logLevel: debug, info, warning or error"))
@@ -67,7 +67,7 @@ import Testing
     @Test func unknownFlag_exitsWithTwoAndNamesIt() async throws {
         let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--frobnicate"]) }
         #expect(status == 2)
-        #expect(log == "katana-service-demo: error: unknown option '--frobnicate' (usage: katana-service-demo [--config PATH] [--serve] [--help])\n")
+        #expect(log == "katana-service-demo: error: unknown option '--frobnicate' (usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help])\n")
     }
 }
 

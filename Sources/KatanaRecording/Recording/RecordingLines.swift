@@ -77,7 +77,8 @@ enum RecordingLines {
         var error: String?
         /// The whole state after the item (every so many items, and after a gap).
         var state: JSONValue?
-        /// The changes from the state after the previous item to the state after this one.
+        /// The changes from the state after the previous item to the state after this one (none
+        /// when neither this nor ``state`` is there: the state did not change).
         var changes: JSONPatch?
     }
 

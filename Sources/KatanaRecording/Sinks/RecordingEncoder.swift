@@ -52,7 +52,9 @@ final class RecordingEncoder<S: State> {
         if let state = encodedState(recorded.stateAfter) {
             sinceSnapshot += 1
             if let previousState, sinceSnapshot < snapshotInterval {
-                entry.changes = JSONPatch(from: previousState, to: state)
+                // No changes: no field (the state after it is the state before it).
+                let changes = JSONPatch(from: previousState, to: state)
+                entry.changes = changes.operations.isEmpty ? nil : changes
             } else {
                 entry.state = state
                 sinceSnapshot = 0
