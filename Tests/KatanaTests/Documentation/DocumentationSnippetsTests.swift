@@ -9,7 +9,7 @@ import Testing
 @Suite struct DocumentationSnippetsTests {
     static let documents = [
         "README.md", "docs/StoreAndThreading.md", "docs/Lifetimes.md", "docs/ObserverRules.md",
-        "docs/SignalsAndTimers.md", "docs/Testing.md", "Examples/ServiceDemo/README.md",
+        "docs/SignalsAndTimers.md", "docs/Testing.md", "docs/Recording.md", "Examples/ServiceDemo/README.md",
     ]
 
     /// Snippets run by a test in an adapted form (names made unique in the test target, a listener

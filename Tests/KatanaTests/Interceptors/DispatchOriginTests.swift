@@ -123,6 +123,32 @@ import Testing
         #expect(read.get() == nil)
     }
 
+    // The interceptor of docs/StoreAndThreading.md, "Where an item comes from".
+    struct OriginLog: Interceptor {
+        let log: @Sendable (String) -> Void
+
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            let origin = InterceptedItem.current?.origin ?? .outside
+            try next(item)
+            let blocked = InterceptedItem.current?.hasReachedStore == false
+            log("\(type(of: item)) from \(origin)\(blocked ? ", blocked" : "")")
+        }
+    }
+
+    @Test func theArticlesOriginLogWritesWhereEachItemCameFrom() async throws {
+        let lines = LockedBox<[String]>([])
+        let store = CounterStore(interceptors: Interceptors {
+            OriginLog { line in lines.update { $0.append(line) } }
+            BlockTagged()
+        })
+        try await store.dispatch(BumpTwice()).value
+        _ = try? await store.dispatch(Bump(tag: "block")).value
+        #expect(lines.get().contains("Bump from side effect \(String(reflecting: BumpTwice.self)) #0"))
+        #expect(lines.get().contains("Bump from store work \"nightly job\""))
+        #expect(lines.get().contains("BumpTwice from outside"))
+        #expect(lines.get().contains("Bump from outside, blocked"))
+    }
+
     @Test func originsDescribeThemselves() {
         #expect(DispatchOrigin.outside.description == "outside")
         #expect(DispatchOrigin.sideEffect(type: "App.Fetch", sequence: 12).description == "side effect App.Fetch #12")
@@ -139,4 +165,5 @@ final class LockedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
     func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func update(_ body: (inout Value) -> Void) { lock.lock(); body(&value); lock.unlock() }
 }
