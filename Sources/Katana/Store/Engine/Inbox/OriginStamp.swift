@@ -39,7 +39,7 @@ struct OriginStamp: @unchecked Sendable, Equatable {
     /// The origin it stands for.
     var origin: DispatchOrigin {
         if let dispatcher {
-            return .sideEffect(type: typeName(dispatcher), sequence: number)
+            return .sideEffect(type: OriginLabels.name(of: dispatcher), sequence: number)
         }
         switch number {
         case 0: return .outside
@@ -51,7 +51,8 @@ struct OriginStamp: @unchecked Sendable, Equatable {
 
 /// The labels contexts were given (``AnySideEffectContext/labelled(_:)``), numbered in the order
 /// first seen, so that an envelope carries a number instead of a string. Labels name pieces of
-/// work (an observer rule, a job), so there are few; each is kept for the process's lifetime.
+/// work (an observer rule, a job), so there are few; each is kept for the process's lifetime, as
+/// are the names of the side effect types that dispatched.
 enum OriginLabels {
     private static let table = Locked<(numbers: [String: UInt64], labels: [String])>(([:], []))
 
@@ -66,6 +67,20 @@ enum OriginLabels {
             table.numbers[label] = number
             return number
         }
+    }
+
+    private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
+
+    /// The fully qualified name of the side effect type `type`, worked out once per type (an
+    /// interceptor reading origins asks for it on every item a side effect dispatches).
+    static func name(of type: Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = typeNames.withLock({ $0[key] }) {
+            return name
+        }
+        let name = typeName(type)
+        typeNames.withLock { $0[key] = name }
+        return name
     }
 
     /// The label numbered `number`; nil for a number no label has.
