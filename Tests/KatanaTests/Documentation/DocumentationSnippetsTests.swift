@@ -89,7 +89,7 @@ import Testing
         let path = try #require(manifest.firstMatch(of: /\.package\(path: "([^"]+)"\)/)?.output.1)
         let identity = String(path.split(separator: "/").last ?? "").lowercased()
         let named = manifest.matches(of: /package: "([^"]+)"\)/).map { String($0.output.1).lowercased() }
-        #expect(named.count == 5)
+        #expect(named.count == 6)
         #expect(named.allSatisfy { $0 == identity }, "\(named) should all be \(identity)")
         let testing = try MarkdownDocument("docs/Testing.md").text
         #expect(testing.contains(".product(name: \"KatanaTesting\", package: \"\(identity)\")"))
