@@ -4,7 +4,7 @@ import KatanaBenchmarkSupport
 import KatanaRecording
 
 /// What recording into memory costs per updater: the same burst of increments into a store
-/// without interceptors and into one whose only interceptor is a `Recorder` into a
+/// without interceptors and into one whose only interceptor is a `StoreRecorder` into a
 /// `FlightRecorder` of 10,000 (which keeps each item and the state after it as values, evicting
 /// the oldest once full, and encodes nothing), on `BenchState` (816 bytes, the state of the other
 /// throughput benchmarks) and on `SmallState` (24 bytes). Run the pairs together
@@ -20,7 +20,7 @@ func registerRecordingBenchmarks() {
     Benchmark("Recording: updaters into a flight recorder of 10,000 \(ops(count))", configuration: Configurations.burst()) { benchmark in
         // A recorder records one store: each iteration gets a store and a flight recorder of its own.
         let flightRecorder = FlightRecorder<BenchState>(capacity: flightRecorderCapacity)
-        dispatchBurst(to: BenchStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count, benchmark: benchmark)
+        dispatchBurst(to: BenchStore(interceptors: Interceptors { StoreRecorder(to: flightRecorder) }), count: count, benchmark: benchmark)
         checkOldestKept(flightRecorder.stateBeforeFirstItem?.counter, count: count)
     }
 
@@ -30,7 +30,7 @@ func registerRecordingBenchmarks() {
 
     Benchmark("Recording: updaters on a 24-byte state into a flight recorder of 10,000 \(ops(count))", configuration: Configurations.burst()) { benchmark in
         let flightRecorder = FlightRecorder<SmallState>(capacity: flightRecorderCapacity)
-        dispatchSmallBurst(to: SmallStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count, benchmark: benchmark)
+        dispatchSmallBurst(to: SmallStore(interceptors: Interceptors { StoreRecorder(to: flightRecorder) }), count: count, benchmark: benchmark)
         checkOldestKept(flightRecorder.stateBeforeFirstItem?.counter, count: count)
     }
 }

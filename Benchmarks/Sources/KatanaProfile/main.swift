@@ -13,7 +13,7 @@ import KatanaRecording
 // percentiles printed); and producer, which times the dispatching thread and the store's queue
 // separately (the queue held while 20,000 updaters are dispatched, then released), to see which
 // side limits a burst; and recorded, the updaters workload with every item recorded into memory
-// (a `Recorder` into a `FlightRecorder` of capacity 10,000, installed as the only interceptor),
+// (a `StoreRecorder` into a `FlightRecorder` of capacity 10,000, installed as the only interceptor),
 // with updaters-small and recorded-small, the same two on a 24-byte state (`SmallState`).
 let arguments = ProfileArguments(defaultWorkload: "updaters")
 let workload = arguments.workload
@@ -45,14 +45,14 @@ case "recorded":
     // after each item and the flight recorder keeps the item and that state, evicting the oldest
     // once 10,000 are kept; nothing is encoded.
     let flightRecorder = FlightRecorder<BenchState>(capacity: 10_000)
-    burst(BenchStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count)
+    burst(BenchStore(interceptors: Interceptors { StoreRecorder(to: flightRecorder) }), count: count)
     let before = flightRecorder.stateBeforeFirstItem?.counter
     check(before == max(0, count - 10_000), "the flight recorder's oldest kept item follows counter \(String(describing: before))")
 case "updaters-small":
     burst(SmallStore(), count: count)
 case "recorded-small":
     let flightRecorder = FlightRecorder<SmallState>(capacity: 10_000)
-    burst(SmallStore(interceptors: Interceptors { Recorder(to: flightRecorder) }), count: count)
+    burst(SmallStore(interceptors: Interceptors { StoreRecorder(to: flightRecorder) }), count: count)
     let before = flightRecorder.stateBeforeFirstItem?.counter
     check(before == max(0, count - 10_000), "the flight recorder's oldest kept item follows counter \(String(describing: before))")
 case "interceptors":

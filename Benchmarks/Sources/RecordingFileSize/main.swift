@@ -9,7 +9,9 @@ import KatanaRecording
 // on every line). For each: the file's size, the bytes per item, how long the store took to handle
 // the burst and how long until the file's writer had written it all (`flush()` returned), both
 // from the first dispatch; then how long `Recording(contentsOf:)` takes to read it back, with its
-// entries checked against the store.
+// entries checked against the store. Heap in use (glibc's count, above the session's start) is read
+// when the store has handled the burst (mostly the items still waiting for the writer) and with the
+// recording read back.
 //
 //   swift build -c release --product RecordingFileSize && .build/release/RecordingFileSize [count] [directory]
 //
@@ -40,13 +42,20 @@ func seconds(since start: ContinuousClock.Instant) -> String {
     return String(format: "%.3f s", value)
 }
 
+/// `bytes` in MiB, with two decimals.
+func mebibytes(_ bytes: Int) -> String {
+    String(format: "%.2f", Double(bytes) / 1_048_576)
+}
+
 /// Records one session into a file written every `snapshotInterval` items as a whole state, then
 /// reads it back; prints the figures and stops the process if anything is missing.
 func recordSession(snapshotInterval: Int) throws {
     let url = directory.appendingPathComponent("session-snapshot-\(snapshotInterval).jsonl")
     let file = try RecordingFile<SessionState>(writingTo: url, snapshotInterval: snapshotInterval)
-    let store = SessionStore(interceptors: Interceptors { Recorder(to: file) })
+    let store = SessionStore(interceptors: Interceptors { StoreRecorder(to: file) })
 
+    ProcessMemory.trim()
+    let heapBefore = ProcessMemory.heapInUseBytes() ?? 0
     let start = ContinuousClock.now
     var last: Promise<Void>?
     for step in 0 ..< count {
@@ -54,6 +63,7 @@ func recordSession(snapshotInterval: Int) throws {
     }
     last?.settled("the session's last updater")
     let handled = seconds(since: start)
+    let heapWhileWriting = (ProcessMemory.heapInUseBytes() ?? 0) - heapBefore
     file.flush()
     let written = seconds(since: start)
     file.close()
@@ -64,17 +74,18 @@ func recordSession(snapshotInterval: Int) throws {
     let readStart = ContinuousClock.now
     let recording = try Recording<SessionState>(contentsOf: url)
     let read = seconds(since: readStart)
+    let heapWithRecording = (ProcessMemory.heapInUseBytes() ?? 0) - heapBefore
     check(recording.entries.count == count, "read \(recording.entries.count) entries, expected \(count)")
     check(recording.gaps.isEmpty, "the recording has gaps: \(recording.gaps)")
     let finalState = try JSONValue(encoding: store.state)
     check(recording.entries.last?.stateAfter == finalState, "the last entry's state is not the store's final state")
 
-    let mebibytes = String(format: "%.2f", Double(size) / 1_048_576)
     let perItem = String(format: "%.1f", Double(size) / Double(count))
     print(
-        "snapshotInterval \(snapshotInterval): \(size) bytes (\(mebibytes) MiB), \(perItem) bytes per item; "
+        "snapshotInterval \(snapshotInterval): \(size) bytes (\(mebibytes(size)) MiB), \(perItem) bytes per item; "
             + "store handled the burst in \(handled), writer done (flush returned) at \(written); "
-            + "read back in \(read): \(recording.entries.count) entries"
+            + "read back in \(read): \(recording.entries.count) entries; heap in use when the store had handled the burst "
+            + "\(mebibytes(heapWhileWriting)) MiB, with the recording read back \(mebibytes(heapWithRecording)) MiB"
     )
 }
 
