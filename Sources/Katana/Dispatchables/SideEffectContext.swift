@@ -68,6 +68,14 @@ extension AnySideEffectContext {
         return stamping.stampedContext(.storeWork(label: label))
     }
 
+    /// A function that reads the store's state as an `S` without putting it in an existential (no
+    /// allocation for a large state, no cast), for code generic over the state type that reads it
+    /// on every item (a recording interceptor); nil when this context is not a store's or its
+    /// state is not an `S`.
+    public func stateReader<S: State>(as type: S.Type) -> (@Sendable () -> S)? {
+        (self as? any TypedStateReading)?.typedStateGetter(as: type)
+    }
+
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
     /// promise when the context belongs to a store.
     private func route(_ item: any Dispatchable, settling promise: PromiseHandle) {
@@ -209,5 +217,17 @@ protocol OriginStamping: AnySideEffectContext {
 extension SideEffectContext: OriginStamping {
     func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext {
         stamped(origin)
+    }
+}
+
+/// A context that can hand out its state getter typed.
+protocol TypedStateReading {
+    /// The state getter, when the state is a `T`.
+    func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)?
+}
+
+extension SideEffectContext: TypedStateReading {
+    func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)? {
+        core.stateGetter as? @Sendable () -> T
     }
 }

@@ -24,12 +24,10 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             }
             engine.enqueueFromStoreWork(item, settling: promise, origin: origin)
         }
+        // Reads the state cell without the engine (no weak reference to load and release): the
+        // same cell the engine reads, which outlives the engine when the store is gone.
         let published = engine.published
-        let getState: @Sendable () -> S = { [weak engine] in
-            if let engine {
-                return engine.readState()
-            }
-            // The store is gone: its last state, if it ever had one.
+        let getState: @Sendable () -> S = {
             guard let cell = published.withLock({ $0 }) else {
                 StorePrecondition.stateReadBeforeReady()
             }

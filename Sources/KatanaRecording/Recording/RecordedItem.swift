@@ -29,6 +29,7 @@ public struct RecordedItem<S: State>: Sendable {
     public let stateAfter: S
 
     /// An entry for `item`.
+    @inlinable
     public init(
         position: UInt64, sequence: UInt64, time: Date, origin: DispatchOrigin,
         item: any Dispatchable, kind: Kind, outcome: Outcome, stateAfter: S

@@ -16,39 +16,47 @@ import Katana
 /// ```
 ///
 /// It keeps items and states as values and encodes nothing on the store's queue: a sink encodes
-/// later, elsewhere (docs/Recording.md).
+/// later, elsewhere (docs/Recording.md). Its path for each item is inlinable, so that it runs
+/// specialised for the app's state type (docs/PERFORMANCE.md, "Recording").
 public struct StoreRecorder<S: State>: Interceptor {
-    private let journal: Journal
-    /// The store's context, once it starts.
-    private var context: (any AnySideEffectContext)?
+    @usableFromInline
+    let journal: RecorderJournal<S>
+    /// Reads the store's state as an `S`, once the store has started; nil before.
+    @usableFromInline
+    var readState: (@Sendable () -> S?)?
 
     /// A recorder that puts what it records into `sinks`, in order.
     public init(to sinks: any RecordingSink<S>...) {
-        journal = Journal(sinks: sinks)
+        journal = RecorderJournal(sinks: sinks)
     }
 
     /// A recorder that puts what it records into `sinks`, in order.
     public init(to sinks: [any RecordingSink<S>]) {
-        journal = Journal(sinks: sinks)
+        journal = RecorderJournal(sinks: sinks)
     }
 
     /// Reads the store's state before any item and tells the sinks.
     public mutating func start(in context: any AnySideEffectContext) {
-        self.context = context
         let state = context.getAnyState()
         guard let initial = state as? S else {
-            journal.report(
+            RecorderJournal<S>.report(
                 "KatanaRecording: a StoreRecorder<\(String(reflecting: S.self))> was installed in a store whose state is "
                     + "\(String(reflecting: type(of: state))); it records nothing. Make it a StoreRecorder<\(String(reflecting: type(of: state)))>."
             )
             return
         }
-        journal.begin(stateType: String(reflecting: S.self), initialState: initial)
+        guard journal.begin(stateType: String(reflecting: S.self), initialState: initial) else { return }
+        if let typed = context.stateReader(as: S.self) {
+            readState = { typed() }
+        } else {
+            readState = { context.getAnyState() as? S }
+        }
     }
 
     /// Passes the item on, then records it with how it went and the state after it.
+    @inlinable
     public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
-        guard let context else {
+        guard let readState else {
             try next(item)
             return
         }
@@ -56,84 +64,144 @@ public struct StoreRecorder<S: State>: Interceptor {
         do {
             try next(item)
         } catch {
-            record(item, intercepted, outcome: InterceptedItem.current?.hasReachedStore == true ? .handled : .rejected("\(error)"), context)
+            let handled = InterceptedItem.currentHasReachedStore == true
+            record(item, intercepted, outcome: handled ? .handled : .rejected("\(error)"), state: readState())
             throw error
         }
-        record(item, intercepted, outcome: InterceptedItem.current?.hasReachedStore == false ? .blocked : .handled, context)
+        let blocked = InterceptedItem.currentHasReachedStore == false
+        record(item, intercepted, outcome: blocked ? .blocked : .handled, state: readState())
     }
 
-    private func record(
-        _ item: any Dispatchable, _ intercepted: InterceptedItem?, outcome: RecordedOutcome, _ context: any AnySideEffectContext
-    ) {
-        guard let state = context.getAnyState() as? S else { return }
+    @inlinable
+    func record(_ item: any Dispatchable, _ intercepted: InterceptedItem?, outcome: RecordedOutcome, state: S?) {
+        guard let state else { return }
         journal.append(
             item, sequence: intercepted?.sequence ?? 0, origin: intercepted?.origin ?? .outside, outcome: outcome, stateAfter: state
         )
     }
+}
 
-    /// What every copy of a recorder shares: the sinks, the count of items, and what kind each item
-    /// type is, behind one lock, so that the sinks get the items one at a time, in one order.
-    private final class Journal: @unchecked Sendable {
-        // @unchecked: `count`, `kinds` and `started` are only touched with `lock` held; `sinks` is a constant.
-        private let lock = NSLock()
-        private let sinks: [any RecordingSink<S>]
-        private var count: UInt64 = 0
-        private var kinds: [ObjectIdentifier: RecordedItemKind] = [:]
-        private var started = false
+/// What every copy of a recorder shares: the sinks, the count of items, and what kind each item
+/// type is, behind one lock, so that the sinks get the items one at a time, in one order. The
+/// package's own sinks are kept by their types, so that appending to them is a direct call.
+@usableFromInline
+final class RecorderJournal<S: State>: @unchecked Sendable {
+    // @unchecked: `count`, `kinds`, `lastType`, `lastKind` and `started` are only touched with
+    // `lock` held; the sinks are constants.
+    @usableFromInline let lock = NSLock()
+    @usableFromInline let flightRecorders: [FlightRecorder<S>]
+    @usableFromInline let files: [RecordingFile<S>]
+    @usableFromInline let otherSinks: [any RecordingSink<S>]
+    /// Everything that changes, in one value, so that an item takes one access to it.
+    @usableFromInline @exclusivity(unchecked) var counts = Counts()
+    private var started = false
 
-        init(sinks: [any RecordingSink<S>]) {
-            self.sinks = sinks
-        }
+    /// The count of items and the kinds of the item types seen.
+    @usableFromInline
+    struct Counts {
+        @usableFromInline var count: UInt64 = 0
+        @usableFromInline var lastType: ObjectIdentifier?
+        @usableFromInline var lastKind = RecordedItemKind.other
+        @usableFromInline var kinds: [ObjectIdentifier: RecordedItemKind] = [:]
 
-        func begin(stateType: String, initialState: S) {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !started else {
-                report("KatanaRecording: a StoreRecorder was started by a second store; each store needs a StoreRecorder and sinks of its own. The second store is not recorded.")
-                return
-            }
-            started = true
-            for sink in sinks {
-                sink.begin(stateType: stateType, initialState: initialState)
-            }
-        }
+        @usableFromInline
+        init() {}
 
-        func append(_ item: any Dispatchable, sequence: UInt64, origin: DispatchOrigin, outcome: RecordedOutcome, stateAfter: S) {
-            let time = Date()
-            lock.lock()
-            defer { lock.unlock() }
-            guard started else { return }
+        /// Counts `item`; returns its position and kind (the last type's without a look-up).
+        @inlinable
+        mutating func next(_ item: any Dispatchable) -> (position: UInt64, kind: RecordedItemKind) {
             count += 1
-            let kind = kind(of: item)
-            let recorded = RecordedItem(
-                position: count, sequence: sequence, time: time, origin: origin,
-                item: item, kind: kind, outcome: outcome, stateAfter: stateAfter
-            )
-            for sink in sinks {
-                sink.append(recorded)
-            }
-        }
-
-        /// The kind of `item`, worked out once per type (called with `lock` held).
-        private func kind(of item: any Dispatchable) -> RecordedItemKind {
             let type = ObjectIdentifier(Swift.type(of: item))
-            if let kind = kinds[type] {
-                return kind
+            if type != lastType {
+                let kind = kinds[type] ?? RecorderJournal.classify(item)
+                kinds[type] = kind
+                lastType = type
+                lastKind = kind
             }
-            let kind: RecordedItemKind =
-                if item is any AnyStateUpdater, !(item is any AnySideEffect) {
-                    .stateUpdater
-                } else if item is any AnySideEffect || item is any AsyncSideEffect {
-                    .sideEffect
-                } else {
-                    .other
-                }
-            kinds[type] = kind
-            return kind
+            return (count, lastKind)
         }
+    }
 
-        func report(_ message: String) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+    init(sinks: [any RecordingSink<S>]) {
+        var flightRecorders: [FlightRecorder<S>] = []
+        var files: [RecordingFile<S>] = []
+        var otherSinks: [any RecordingSink<S>] = []
+        for sink in sinks {
+            if let flightRecorder = sink as? FlightRecorder<S> {
+                flightRecorders.append(flightRecorder)
+            } else if let file = sink as? RecordingFile<S> {
+                files.append(file)
+            } else {
+                otherSinks.append(sink)
+            }
         }
+        self.flightRecorders = flightRecorders
+        self.files = files
+        self.otherSinks = otherSinks
+    }
+
+    /// Tells the sinks the store started; false (and a report) when another store started first.
+    func begin(stateType: String, initialState: S) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !started else {
+            Self.report(
+                "KatanaRecording: a StoreRecorder was started by a second store; each store needs a StoreRecorder and sinks "
+                    + "of its own. The second store is not recorded."
+            )
+            return false
+        }
+        started = true
+        for sink in flightRecorders {
+            sink.begin(stateType: stateType, initialState: initialState)
+        }
+        for sink in files {
+            sink.begin(stateType: stateType, initialState: initialState)
+        }
+        for sink in otherSinks {
+            sink.begin(stateType: stateType, initialState: initialState)
+        }
+        return true
+    }
+
+    @inlinable
+    func append(_ item: any Dispatchable, sequence: UInt64, origin: DispatchOrigin, outcome: RecordedOutcome, stateAfter: S) {
+        let time = Date()
+        lock.lock()
+        defer { lock.unlock() }
+        let (position, kind) = counts.next(item)
+        let recorded = RecordedItem(
+            position: position, sequence: sequence, time: time, origin: origin,
+            item: item, kind: kind, outcome: outcome, stateAfter: stateAfter
+        )
+        if flightRecorders.count == 1, files.isEmpty, otherSinks.isEmpty {
+            // One flight recorder, the common case: the item moves into it, uncopied.
+            flightRecorders[0].keep(consume recorded)
+            return
+        }
+        for sink in flightRecorders {
+            sink.append(recorded)
+        }
+        for sink in files {
+            sink.append(recorded)
+        }
+        for sink in otherSinks {
+            sink.append(recorded)
+        }
+    }
+
+    @usableFromInline
+    static func classify(_ item: any Dispatchable) -> RecordedItemKind {
+        if item is any AnyStateUpdater, !(item is any AnySideEffect) {
+            .stateUpdater
+        } else if item is any AnySideEffect {
+            .sideEffect
+        } else {
+            .other
+        }
+    }
+
+    static func report(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }

@@ -17,19 +17,17 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
 
     /// How many items it keeps (at least 1).
     public let capacity: Int
-    private let lock = NSLock()
-    /// The kept items, oldest at `oldest` once the buffer is full.
-    private var buffer: [RecordedItem<S>] = []
-    private var oldest = 0
-    /// The state before the oldest kept item.
-    private var stateBeforeOldest: S?
+    @usableFromInline let lock = NSLock()
+    /// The kept items and the state before the oldest, in one value, so that an item takes one
+    /// access to it.
+    @usableFromInline @exclusivity(unchecked) var ring: Ring
     private var stateType = String(reflecting: S.self)
     private var started = Date()
 
     /// A recorder that keeps the last `capacity` items (a capacity below 1 keeps 1).
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
-        buffer.reserveCapacity(min(self.capacity, 4_096))
+        ring = Ring(capacity: self.capacity)
     }
 
     /// Keeps the store's state type and its state before any item.
@@ -37,28 +35,64 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
         lock.lock()
         defer { lock.unlock() }
         self.stateType = stateType
-        stateBeforeOldest = initialState
+        ring.stateBeforeOldest = initialState
         started = Date()
     }
 
     /// Keeps `item`, letting the oldest go when full.
+    @inlinable
     public func append(_ item: RecordedItem<S>) {
         lock.lock()
         defer { lock.unlock() }
-        if buffer.count < capacity {
-            buffer.append(item)
-            return
+        ring.append(item)
+    }
+
+    /// ``append(_:)``, taking the item instead of copying it.
+    @inlinable
+    func keep(_ item: consuming RecordedItem<S>) {
+        lock.lock()
+        defer { lock.unlock() }
+        ring.append(item)
+    }
+
+    /// The kept items, oldest at `oldest` once `buffer` is full, and the state before the oldest.
+    @usableFromInline
+    struct Ring {
+        @usableFromInline let capacity: Int
+        @usableFromInline var buffer: [RecordedItem<S>] = []
+        @usableFromInline var oldest = 0
+        @usableFromInline var stateBeforeOldest: S?
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            buffer.reserveCapacity(min(capacity, 4_096))
         }
-        stateBeforeOldest = buffer[oldest].stateAfter
-        buffer[oldest] = item
-        oldest = (oldest + 1) % capacity
+
+        /// Keeps `item`; when full, it takes the oldest's place, whose state after becomes the
+        /// state before the oldest (moved, not copied).
+        @inlinable
+        mutating func append(_ item: consuming RecordedItem<S>) {
+            guard buffer.count == capacity else {
+                buffer.append(item)
+                return
+            }
+            var replaced = item
+            swap(&buffer[oldest], &replaced)
+            stateBeforeOldest = replaced.stateAfter
+            oldest = oldest + 1 == capacity ? 0 : oldest + 1
+        }
+
+        /// The kept items, oldest first.
+        var ordered: [RecordedItem<S>] {
+            Array(buffer[oldest...] + buffer[..<oldest])
+        }
     }
 
     /// The kept items, oldest first.
     public var items: [RecordedItem<S>] {
         lock.lock()
         defer { lock.unlock() }
-        return Array(buffer[oldest...] + buffer[..<oldest])
+        return ring.ordered
     }
 
     /// The state before the oldest kept item (the store's first state while nothing was dropped);
@@ -66,15 +100,15 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
     public var stateBeforeFirstItem: S? {
         lock.lock()
         defer { lock.unlock() }
-        return stateBeforeOldest
+        return ring.stateBeforeOldest
     }
 
     /// The kept items as a recording file's contents (a header whose initial state is
     /// ``stateBeforeFirstItem``, then a line per item), which ``Recording`` reads.
     public func recordingData(snapshotInterval: Int = 100) -> Data {
         lock.lock()
-        let items = Array(buffer[oldest...] + buffer[..<oldest])
-        let initial = stateBeforeOldest
+        let items = ring.ordered
+        let initial = ring.stateBeforeOldest
         let stateType = stateType
         let started = started
         lock.unlock()

@@ -25,18 +25,19 @@ public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
     public let url: URL
     /// How many items may wait for the writer before newer ones are dropped.
     public let bufferLimit: Int
-    private let lock = NSLock()
+    @usableFromInline let lock = NSLock()
     private let queue = DispatchQueue(label: "KatanaRecording.RecordingFile")
     private let encoder: RecordingEncoder<S>
     private let handle: FileHandle
-    private var pending: [Pending] = []
-    private var dropped: UInt64 = 0
-    private var droppedInTotal: UInt64 = 0
-    private var scheduled = false
-    private var closed = false
-    private var failure: String?
+    @usableFromInline var pending: [Pending] = []
+    @usableFromInline var dropped: UInt64 = 0
+    @usableFromInline var droppedInTotal: UInt64 = 0
+    @usableFromInline var scheduled = false
+    @usableFromInline var closed = false
+    @usableFromInline var failure: String?
 
-    private enum Pending {
+    @usableFromInline
+    enum Pending {
         case header(stateType: String, initialState: S, started: Date)
         case item(RecordedItem<S>)
         case gap(UInt64)
@@ -69,6 +70,7 @@ public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
     }
 
     /// Queues `item` for the writer (or counts it as dropped when the writer is too far behind).
+    @inlinable
     public func append(_ item: RecordedItem<S>) {
         enqueue(.item(item))
     }
@@ -105,7 +107,8 @@ public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
         }
     }
 
-    private func enqueue(_ entry: Pending) {
+    @inlinable
+    func enqueue(_ entry: Pending) {
         lock.lock()
         guard !closed, failure == nil else {
             lock.unlock()
@@ -126,8 +129,14 @@ public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
         scheduled = true
         lock.unlock()
         if schedule {
-            queue.async { self.writePending() }
+            scheduleWriter()
         }
+    }
+
+    /// Has the writer write what is pending.
+    @usableFromInline
+    func scheduleWriter() {
+        queue.async { self.writePending() }
     }
 
     /// Encodes and writes everything pending (on `queue`).

@@ -36,4 +36,10 @@ public struct InterceptedItem: Sendable, Hashable {
     public static var current: InterceptedItem? {
         InterceptorChain.currentRun
     }
+
+    /// ``current``'s ``hasReachedStore`` alone, without making the rest: what an interceptor on
+    /// every item reads after `next` returns. Nil where ``current`` is nil.
+    public static var currentHasReachedStore: Bool? {
+        InterceptorChain.currentRunHasReachedStore
+    }
 }

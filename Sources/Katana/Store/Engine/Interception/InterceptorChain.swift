@@ -70,6 +70,11 @@ final class InterceptorChain: @unchecked Sendable {
             running = true
         }
 
+        /// Whether the run's item has been passed on so far; nil between runs.
+        fileprivate var reachedStore: Bool? {
+            running ? passedOn : nil
+        }
+
         /// The run's item as an interceptor sees it; nil between runs.
         fileprivate var intercepted: InterceptedItem? {
             running ? InterceptedItem(origin: origin.origin, sequence: sequence, hasReachedStore: passedOn) : nil
@@ -205,6 +210,11 @@ final class InterceptorChain: @unchecked Sendable {
     /// The item of the run in progress on this thread, if any (see ``InterceptedItem/current``).
     static var currentRun: InterceptedItem? {
         runs.current?.intercepted
+    }
+
+    /// Whether the run in progress on this thread has passed its item on so far; nil outside a run.
+    static var currentRunHasReachedStore: Bool? {
+        runs.current?.reachedStore
     }
 
     private static let runs = ThreadLocal<Pass>()
