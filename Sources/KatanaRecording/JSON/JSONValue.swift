@@ -1,7 +1,8 @@
 import Foundation
 
 /// A JSON document as a value: what a recording's states and items are encoded to, compared and
-/// diffed as. Numbers keep their integer form when they have one, so an `Int` round-trips exactly.
+/// diffed as. Numbers keep their integer form when they have one, so an `Int` round-trips exactly;
+/// an integer beyond `Int64`'s range is kept as a `Double`, which may round it.
 public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
@@ -62,9 +63,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
 }
 
 extension JSONValue {
-    /// The JSON encoding of `value`.
+    /// The JSON encoding of `value`, as `JSONEncoder` with its default strategies makes it.
     public init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONValueEncoder.encode(value)
     }
 
     /// This JSON decoded as `type`.

@@ -6,12 +6,6 @@ import Katana
 /// state every `snapshotInterval` items. Used by one thread at a time.
 final class RecordingEncoder<S: State> {
     private let snapshotInterval: Int
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-    private let decoder = JSONDecoder()
     /// The state after the last line, encoded; nil before the header and after a gap.
     private var previousState: JSONValue?
     /// Items since the last whole state.
@@ -84,13 +78,16 @@ final class RecordingEncoder<S: State> {
     }
 
     private func jsonValue(_ value: any Encodable) throws -> JSONValue {
-        try decoder.decode(JSONValue.self, from: encoder.encode(value))
+        try JSONValueEncoder.encode(value)
     }
 
     private func line(_ value: some Encodable) -> Data {
-        // Every line type here is plain data, which JSONEncoder always encodes.
-        var data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        data.append(0x0A)
-        return data
+        // Every line type here is plain data (strings, integers, finite numbers), which always
+        // encodes.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        JSONWriter.write((try? JSONValueEncoder.encode(value)) ?? .object([:]), into: &bytes)
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 }
