@@ -15,8 +15,8 @@ enum JSONValueEncoder {
 /// A value being built: a container fills it as the encoder goes.
 private final class Node {
     var value: JSONValue = .object([:])
-    var fields: [String: Node]?
-    var elements: [Node]?
+    var fields: [String: Slot]?
+    var elements: [Slot]?
 
     /// The finished value, with the containers' contents.
     var finished: JSONValue {
@@ -27,6 +27,20 @@ private final class Node {
             return .array(elements.map(\.finished))
         }
         return value
+    }
+}
+
+/// What a container holds at a key or index: a primitive as it is (no node to allocate), or a
+/// nested value being built.
+private enum Slot {
+    case value(JSONValue)
+    case node(Node)
+
+    var finished: JSONValue {
+        switch self {
+        case .value(let value): value
+        case .node(let node): node.finished
+        }
     }
 }
 
@@ -80,6 +94,8 @@ private enum Primitive {
         let node = Node()
         node.value = .null
         switch value {
+        case let json as JSONValue:
+            node.value = json  // already JSON: taken as it is, not encoded again
         case let data as Data:
             node.value = .string(data.base64EncodedString())
         case let url as URL:
@@ -98,9 +114,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let codingPath: [any CodingKey]
 
     private func set(_ value: JSONValue, for key: Key) {
-        let child = Node()
-        child.value = value
-        node.fields?[key.stringValue] = child
+        node.fields?[key.stringValue] = .value(value)
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, for: key) }
@@ -121,20 +135,20 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
         let field = try Primitive.value(value, at: codingPath + [key])
-        node.fields?[key.stringValue] = field
+        node.fields?[key.stringValue] = .node(field)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let child = Node()
         child.fields = [:]
-        node.fields?[key.stringValue] = child
+        node.fields?[key.stringValue] = .node(child)
         return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = Node()
         child.elements = []
-        node.fields?[key.stringValue] = child
+        node.fields?[key.stringValue] = .node(child)
         return UnkeyedNodeContainer(node: child, codingPath: codingPath + [key])
     }
 
@@ -149,7 +163,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = Node()
         child.value = .null
-        node.fields?[key.stringValue] = child
+        node.fields?[key.stringValue] = .node(child)
         return NodeEncoder(node: child, codingPath: codingPath + [key])
     }
 }
@@ -167,9 +181,7 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     var count: Int { node.elements?.count ?? 0 }
 
     private func append(_ value: JSONValue) {
-        let child = Node()
-        child.value = value
-        node.elements?.append(child)
+        node.elements?.append(.value(value))
     }
 
     mutating func encodeNil() throws { append(.null) }
@@ -192,14 +204,14 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         // Encoded before the append: the append's access to `elements` must not overlap the read
         // of `count`, or anything the nested value does.
         let element = try Primitive.value(value, at: codingPath + [IndexKey(intValue: count)])
-        node.elements?.append(element)
+        node.elements?.append(.node(element))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let child = Node()
         child.fields = [:]
         let path = codingPath + [IndexKey(intValue: count)]
-        node.elements?.append(child)
+        node.elements?.append(.node(child))
         return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: path))
     }
 
@@ -207,7 +219,7 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         let child = Node()
         child.elements = []
         let path = codingPath + [IndexKey(intValue: count)]
-        node.elements?.append(child)
+        node.elements?.append(.node(child))
         return UnkeyedNodeContainer(node: child, codingPath: path)
     }
 
@@ -215,7 +227,7 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         let child = Node()
         child.value = .null
         let path = codingPath + [IndexKey(intValue: count)]
-        node.elements?.append(child)
+        node.elements?.append(.node(child))
         return NodeEncoder(node: child, codingPath: path)
     }
 }
