@@ -155,8 +155,9 @@ extension AnySideEffect {
     /// item's type was checked when it was classified).
     static func runner(context: any AnySideEffectContext) -> ItemKind.SideEffectRunner {
         let stamping = context as? any OriginStamping
+        let dispatcher = OriginStamp.dispatcher(Self.self)
         return { item, sequence in
-            let stamped = stamping?.stampedContext(.sideEffect(Self.self, sequence: sequence)) ?? context
+            let stamped = stamping?.stampedContext(.sideEffect(dispatcher: dispatcher, sequence: sequence)) ?? context
             return try Unsafe.withConcrete(item, as: Self.self) { try $0.anySideEffect(stamped) }
         }
     }
@@ -170,8 +171,9 @@ extension SideEffect {
         guard let typed = context as? SideEffectContext<StateType, Dependencies> else {
             return runner(context: context)
         }
+        let dispatcher = OriginStamp.dispatcher(Self.self)
         return { item, sequence in
-            let stamped = typed.stamped(.sideEffect(Self.self, sequence: sequence))
+            let stamped = typed.stamped(.sideEffect(dispatcher: dispatcher, sequence: sequence))
             try Unsafe.withConcrete(item, as: Self.self) { try $0.sideEffect(stamped) }
             return ()
         }
@@ -194,10 +196,13 @@ final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEf
     // @unchecked: every stored property is a constant of a `Sendable` type.
     private let context: SideEffectContext<T.StateType, T.Dependencies>?
     private let actualContextType: String
+    /// The number origin stamps give `T`.
+    private let dispatcher: UInt64
 
     init(context: any AnySideEffectContext) {
         self.context = context as? SideEffectContext<T.StateType, T.Dependencies>
         actualContextType = typeName(type(of: context))
+        dispatcher = OriginStamp.dispatcher(T.self)
         super.init(itemType: T.self)
     }
 
@@ -211,7 +216,7 @@ final class TypedAsyncSideEffectRunner<T: AsyncSideEffect>: ItemKind.AsyncSideEf
                 actual: actualContextType
             )
         }
-        return try await sideEffect.sideEffect(context.unsafelyUnwrapped.stamped(.sideEffect(T.self, sequence: sequence)))
+        return try await sideEffect.sideEffect(context.unsafelyUnwrapped.stamped(.sideEffect(dispatcher: dispatcher, sequence: sequence)))
     }
 
     override func identity(_ item: any Dispatchable) -> SideEffectIdentity? {
