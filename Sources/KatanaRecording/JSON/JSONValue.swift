@@ -4,12 +4,19 @@ import Foundation
 /// diffed as. Numbers keep their integer form when they have one, so an `Int` round-trips exactly;
 /// an integer beyond `Int64`'s range is kept as a `Double`, which may round it.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits an `Int64`.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, its keys unordered.
     case object([String: JSONValue])
 
     /// Reads any JSON value.

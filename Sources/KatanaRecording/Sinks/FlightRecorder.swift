@@ -13,6 +13,7 @@ import Katana
 /// ```
 public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable {
     // @unchecked: every variable is only touched with `lock` held; `capacity` is a constant.
+    /// The state type of the store it records.
     public typealias StateType = S
 
     /// How many items it keeps (at least 1).

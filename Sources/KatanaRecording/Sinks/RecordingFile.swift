@@ -19,6 +19,7 @@ import Katana
 public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
     // @unchecked: `pending`, `dropped`, `scheduled`, `closed` and `failure` are only touched with
     // `lock` held; `encoder` and `handle` only on `queue`; the rest are constants.
+    /// The state type of the store it records.
     public typealias StateType = S
 
     /// Where it writes.
