@@ -11,16 +11,14 @@ import Testing
         let perThread = 50
         let flight = FlightRecorder<TodoState>(capacity: capacity)
         let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
-        let failures = LockedCount()
+        // Each thread dispatches its items without waiting for each (a thread per dispatch
+        // waiting would hold the machine's cores for seconds); the store then handles them all.
+        let promises = LockedPromises()
         let finished = LockedCount()
         for thread in 0 ..< threads {
             Thread.detachNewThread {
                 for index in 0 ..< perThread {
-                    do {
-                        try store.dispatch(AddTodo(title: "\(thread)-\(index)")).wait(timeout: .seconds(30))
-                    } catch {
-                        failures.add()
-                    }
+                    promises.add(store.dispatch(AddTodo(title: "\(thread)-\(index)")))
                 }
                 finished.add()
             }
@@ -31,7 +29,12 @@ import Testing
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(finished.value == threads)
-        #expect(failures.value == 0)
+        let dispatched = threads * perThread
+        while store.state.todos.count < dispatched || promises.pendingCount > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(promises.all.count == dispatched)
+        #expect(promises.pendingCount == 0)
 
         let items = flight.items
         let total = UInt64(threads * perThread)
@@ -64,6 +67,26 @@ import Testing
         try store.dispatch(AddTodo(title: "a")).wait(timeout: .seconds(10))
         try store.dispatch(AddTodo(title: "b")).wait(timeout: .seconds(10))
         #expect(flight.items.map { ($0.item as? AddTodo)?.title } == ["b"])
+    }
+}
+
+/// Promises several threads add to.
+final class LockedPromises: @unchecked Sendable {
+    // @unchecked: `promises` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var promises: [Promise<Void>] = []
+    func add(_ promise: Promise<Void>) {
+        lock.lock()
+        promises.append(promise)
+        lock.unlock()
+    }
+    var all: [Promise<Void>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return promises
+    }
+    var pendingCount: Int {
+        all.filter { $0.isPending }.count
     }
 }
 
