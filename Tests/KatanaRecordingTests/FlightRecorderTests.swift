@@ -60,6 +60,23 @@ import Testing
         #expect(replayStore.state == store.state)
     }
 
+    @Test func beforeAnyItemItHasNoItemsAndItsRecordingReplaysNothing() throws {
+        let flight = FlightRecorder<TodoState>(capacity: 10)
+        #expect(flight.items.isEmpty)
+        #expect(flight.stateBeforeFirstItem == nil)
+        // Nothing recorded yet, not even a header: reading it says the recording is empty.
+        #expect(throws: RecordingError.empty(source: "the recording")) {
+            try Recording<TodoState>(data: flight.recordingData())
+        }
+        let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
+        _ = store.state
+        #expect(flight.stateBeforeFirstItem == TodoState())
+        let recording = try Recording<TodoState>(data: flight.recordingData())
+        #expect(recording.entries.isEmpty)
+        let report = try recording.replay(into: TodoApp.replayStore(), items: TodoApp.replayable)
+        #expect(report.matches && report.replayedItems == 0)
+    }
+
     @Test func aCapacityBelowOneKeepsOne() throws {
         let flight = FlightRecorder<TodoState>(capacity: 0)
         #expect(flight.capacity == 1)
