@@ -13,28 +13,23 @@ import Testing
         let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
         // Each thread dispatches its items without waiting for each (a thread per dispatch
         // waiting would hold the machine's cores for seconds); the store then handles them all.
-        let promises = LockedPromises()
-        let finished = LockedCount()
+        let promises = LockedList<Promise<Void>>()
+        let finished = LockedList<Int>()
         for thread in 0 ..< threads {
             Thread.detachNewThread {
                 for index in 0 ..< perThread {
-                    promises.add(store.dispatch(AddTodo(title: "\(thread)-\(index)")))
+                    promises.append(store.dispatch(AddTodo(title: "\(thread)-\(index)")))
                 }
-                finished.add()
+                finished.append(thread)
             }
         }
         // Awaited without blocking a thread of the cooperative pool, which other tests need.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while finished.value < threads, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(finished.value == threads)
         let dispatched = threads * perThread
-        while store.state.todos.count < dispatched || promises.pendingCount > 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        try await waitUntil(timeout: .seconds(60)) { finished.values.count == threads }
+        try await waitUntil(timeout: .seconds(60)) {
+            store.state.todos.count == dispatched && !promises.values.contains { $0.isPending }
         }
-        #expect(promises.all.count == dispatched)
-        #expect(promises.pendingCount == 0)
+        #expect(promises.values.count == dispatched)
 
         let items = flight.items
         let total = UInt64(threads * perThread)
@@ -87,39 +82,21 @@ import Testing
     }
 }
 
-/// Promises several threads add to.
-final class LockedPromises: @unchecked Sendable {
-    // @unchecked: `promises` is only touched with `lock` held.
+/// A list several threads append to.
+final class LockedList<Element: Sendable>: @unchecked Sendable {
+    // @unchecked: `elements` is only touched with `lock` held.
     private let lock = NSLock()
-    private var promises: [Promise<Void>] = []
-    func add(_ promise: Promise<Void>) {
-        lock.lock()
-        promises.append(promise)
-        lock.unlock()
-    }
-    var all: [Promise<Void>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return promises
-    }
-    var pendingCount: Int {
-        all.filter { $0.isPending }.count
-    }
-}
+    private var elements: [Element] = []
 
-/// A counter several threads add to.
-final class LockedCount: @unchecked Sendable {
-    // @unchecked: `count` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var count = 0
-    func add() {
+    func append(_ element: Element) {
         lock.lock()
-        count += 1
+        elements.append(element)
         lock.unlock()
     }
-    var value: Int {
+
+    var values: [Element] {
         lock.lock()
         defer { lock.unlock() }
-        return count
+        return elements
     }
 }

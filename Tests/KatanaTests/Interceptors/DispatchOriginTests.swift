@@ -28,35 +28,25 @@ import Testing
         }
     }
 
-    /// Keeps what it sees: each item's type, what `current` said before `next`, and after.
-    final class Seen: @unchecked Sendable {
-        // @unchecked: `entries` is only touched with `lock` held.
-        private let lock = NSLock()
-        private var entries: [(item: any Dispatchable, before: InterceptedItem?, after: InterceptedItem?)] = []
-        func add(_ item: any Dispatchable, _ before: InterceptedItem?, _ after: InterceptedItem?) {
-            lock.lock()
-            entries.append((item, before, after))
-            lock.unlock()
+    /// What the watcher saw of one item: what `current` said before `next`, and after.
+    typealias Sighting = (item: any Dispatchable, before: InterceptedItem?, after: InterceptedItem?)
+
+    /// The first sighting of an item of type `T` that `predicate` accepts.
+    static func first<T>(
+        _ type: T.Type, in seen: Recorder<Sighting>, where predicate: (T) -> Bool = { _ in true }
+    ) -> (item: T, before: InterceptedItem?, after: InterceptedItem?)? {
+        for entry in seen.values {
+            if let item = entry.item as? T, predicate(item) { return (item, entry.before, entry.after) }
         }
-        var all: [(item: any Dispatchable, before: InterceptedItem?, after: InterceptedItem?)] {
-            lock.lock()
-            defer { lock.unlock() }
-            return entries
-        }
-        func first<T>(_ type: T.Type, where predicate: (T) -> Bool = { _ in true }) -> (item: T, before: InterceptedItem?, after: InterceptedItem?)? {
-            for entry in all {
-                if let item = entry.item as? T, predicate(item) { return (item, entry.before, entry.after) }
-            }
-            return nil
-        }
+        return nil
     }
 
     struct Watcher: Interceptor {
-        let seen: Seen
+        let seen: Recorder<Sighting>
         func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
             let before = InterceptedItem.current
             try next(item)
-            seen.add(item, before, InterceptedItem.current)
+            seen.append((item, before, InterceptedItem.current))
         }
     }
 
@@ -68,7 +58,7 @@ import Testing
     }
 
     @Test func eachItemSaysWhereItCameFrom() async throws {
-        let seen = Seen()
+        let seen = Recorder<Sighting>()
         let store = CounterStore(interceptors: Interceptors {
             Watcher(seen: seen)
             BlockTagged()
@@ -77,38 +67,34 @@ import Testing
         try await store.dispatch(Bump(tag: "outside")).value
         try await store.dispatch(BumpTwice()).value
         try await store.dispatch(BumpLater()).value
-        let deadline = ContinuousClock.now + .seconds(10)
-        while store.state.value < 4, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        #expect(store.state.value == 4)
+        #expect(await eventuallyAsync { store.state.value == 4 })
 
-        let outside = try #require(seen.first(Bump.self) { $0.tag == "outside" })
+        let outside = try #require(Self.first(Bump.self, in: seen) { $0.tag == "outside" })
         #expect(outside.before?.origin == .outside)
         #expect(outside.after?.hasReachedStore == true)
 
-        let twice = try #require(seen.first(BumpTwice.self))
+        let twice = try #require(Self.first(BumpTwice.self, in: seen))
         let twiceSequence = try #require(twice.before?.sequence)
         #expect(twice.before?.origin == .outside)
-        let sync = try #require(seen.first(Bump.self) { $0.tag == "sync" })
+        let sync = try #require(Self.first(Bump.self, in: seen) { $0.tag == "sync" })
         #expect(sync.before?.origin == .sideEffect(type: String(reflecting: BumpTwice.self), sequence: twiceSequence))
         #expect(sync.before.map { $0.sequence > twiceSequence } == true)
-        let labelled = try #require(seen.first(Bump.self) { $0.tag == "labelled" })
+        let labelled = try #require(Self.first(Bump.self, in: seen) { $0.tag == "labelled" })
         #expect(labelled.before?.origin == .storeWork(label: "nightly job"))
 
-        let later = try #require(seen.first(BumpLater.self))
-        let async = try #require(seen.first(Bump.self) { $0.tag == "async" })
+        let later = try #require(Self.first(BumpLater.self, in: seen))
+        let async = try #require(Self.first(Bump.self, in: seen) { $0.tag == "async" })
         #expect(async.before?.origin == .sideEffect(type: String(reflecting: BumpLater.self), sequence: later.before?.sequence ?? .max))
     }
 
     @Test func afterNextAnInterceptorSeesWhetherTheItemWasBlocked() throws {
-        let seen = Seen()
+        let seen = Recorder<Sighting>()
         let store = CounterStore(interceptors: Interceptors {
             Watcher(seen: seen)
             BlockTagged()
         })
         _ = try? store.dispatch(Bump(tag: "block")).wait(timeout: .seconds(10))
-        let blocked = try #require(seen.first(Bump.self) { $0.tag == "block" })
+        let blocked = try #require(Self.first(Bump.self, in: seen) { $0.tag == "block" })
         #expect(blocked.before?.hasReachedStore == false)
         #expect(blocked.after?.hasReachedStore == false)
     }
@@ -116,11 +102,11 @@ import Testing
     @Test func outsideAnInterceptorRunThereIsNoCurrentItem() throws {
         #expect(InterceptedItem.current == nil)
         let store = CounterStore()
-        let read = LockedBox<InterceptedItem?>(nil)
-        let unsubscribe = store.addListener { _, _ in read.set(InterceptedItem.current) }
+        let read = Recorder<InterceptedItem?>()
+        let unsubscribe = store.addListener { _, _ in read.append(InterceptedItem.current) }
         try store.dispatch(Bump()).wait(timeout: .seconds(10))
         unsubscribe()
-        #expect(read.get() == nil)
+        #expect(read.values == [nil])
     }
 
     // The interceptor of docs/StoreAndThreading.md, "Where an item comes from".
@@ -136,17 +122,17 @@ import Testing
     }
 
     @Test func theArticlesOriginLogWritesWhereEachItemCameFrom() async throws {
-        let lines = LockedBox<[String]>([])
+        let lines = Recorder<String>()
         let store = CounterStore(interceptors: Interceptors {
-            OriginLog { line in lines.update { $0.append(line) } }
+            OriginLog { line in lines.append(line) }
             BlockTagged()
         })
         try await store.dispatch(BumpTwice()).value
         _ = try? await store.dispatch(Bump(tag: "block")).value
-        #expect(lines.get().contains("Bump from side effect \(String(reflecting: BumpTwice.self)) #0"))
-        #expect(lines.get().contains("Bump from store work \"nightly job\""))
-        #expect(lines.get().contains("BumpTwice from outside"))
-        #expect(lines.get().contains("Bump from outside, blocked"))
+        #expect(lines.values.contains("Bump from side effect \(String(reflecting: BumpTwice.self)) #0"))
+        #expect(lines.values.contains("Bump from store work \"nightly job\""))
+        #expect(lines.values.contains("BumpTwice from outside"))
+        #expect(lines.values.contains("Bump from outside, blocked"))
     }
 
     @Test func originsDescribeThemselves() {
@@ -155,15 +141,4 @@ import Testing
         #expect(DispatchOrigin.storeWork(label: "rule x").description == "store work \"rule x\"")
         #expect(DispatchOrigin.storeWork(label: nil).description == "store work")
     }
-}
-
-/// A value several threads read and write.
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func update(_ body: (inout Value) -> Void) { lock.lock(); body(&value); lock.unlock() }
 }
