@@ -64,8 +64,8 @@ extension AnySideEffectContext {
     /// interceptors read ``DispatchOrigin/storeWork(label:)`` for those items (observer rules label
     /// theirs this way). A context that does not belong to a store is returned as it is.
     public func labelled(_ label: String) -> any AnySideEffectContext {
-        guard let stamping = self as? any OriginStamping else { return self }
-        return stamping.stampedContext(.storeWork(label: label))
+        guard let context = self as? any StoreContext else { return self }
+        return context.stampedContext(.storeWork(label: label))
     }
 
     /// A function that reads the store's state as an `S` without putting it in an existential (no
@@ -73,7 +73,7 @@ extension AnySideEffectContext {
     /// on every item (a recording interceptor); nil when this context is not a store's or its
     /// state is not an `S`.
     public func stateReader<S: State>(as type: S.Type) -> (@Sendable () -> S)? {
-        (self as? any TypedStateReading)?.typedStateGetter(as: type)
+        (self as? any StoreContext)?.typedStateGetter(as: type)
     }
 
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
@@ -208,25 +208,21 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     }
 }
 
-/// A context that can make a copy of itself whose dispatches come from another origin.
-protocol OriginStamping: AnySideEffectContext {
+/// What the store's own contexts can do beyond ``AnySideEffectContext``, reached from an
+/// existential: copy themselves with another origin, and hand out their state getter typed.
+protocol StoreContext: AnySideEffectContext {
     /// This context, with what it dispatches coming from `origin`.
     func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext
-}
 
-extension SideEffectContext: OriginStamping {
-    func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext {
-        stamped(origin)
-    }
-}
-
-/// A context that can hand out its state getter typed.
-protocol TypedStateReading {
     /// The state getter, when the state is a `T`.
     func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)?
 }
 
-extension SideEffectContext: TypedStateReading {
+extension SideEffectContext: StoreContext {
+    func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext {
+        stamped(origin)
+    }
+
     func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)? {
         core.stateGetter as? @Sendable () -> T
     }

@@ -163,7 +163,7 @@ private struct LineReader {
                 state = nil
                 return
             }
-            throw RecordingError.malformedLine(source: source, line: line, reason: Self.reason(error))
+            throw RecordingError.malformedLine(source: source, line: line, reason: DecodingProblem.describe(error))
         }
         if let whole = entry.state {
             state = whole
@@ -190,23 +190,5 @@ private struct LineReader {
             origin: origin, typeName: entry.type, kind: entry.kind, outcome: outcome,
             encoding: entry.replayable ? entry.item : nil, rendering: entry.rendering, stateAfter: state, line: line
         ))
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not valid JSON" : "its \(path(context.codingPath)) is not valid"
-        case .keyNotFound(let key, let context):
-            return "it has no \"\(path(context.codingPath + [key]))\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "its \"\(path(context.codingPath))\" has the wrong type"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 }

@@ -84,10 +84,8 @@ public struct StoreRecorder<S: State>: Interceptor {
 /// What every copy of a recorder shares: the sinks, the count of items, and what kind each item
 /// type is, behind one lock, so that the sinks get the items one at a time, in one order. The
 /// package's own sinks are kept by their types, so that appending to them is a direct call.
-@usableFromInline
-final class RecorderJournal<S: State>: @unchecked Sendable {
-    // @unchecked: `count`, `kinds`, `lastType`, `lastKind` and `started` are only touched with
-    // `lock` held; the sinks are constants.
+// @unchecked: `counts` and `started` are only touched with `lock` held; the sinks are constants.
+@usableFromInline final class RecorderJournal<S: State>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
     @usableFromInline let flightRecorders: [FlightRecorder<S>]
     @usableFromInline let files: [RecordingFile<S>]

@@ -70,7 +70,7 @@ extension Recording where S: Codable {
         } catch {
             throw RecordingError.itemDoesNotDecode(
                 type: entry.typeName, replayedAs: String(reflecting: type), position: entry.position, line: entry.line,
-                reason: ReplayDecoding.reason(error)
+                reason: DecodingProblem.describe(error)
             )
         }
     }
@@ -137,20 +137,6 @@ private struct ItemTypes {
             if let type = byName[name] { return type }
         }
         return nil
-    }
-}
-
-enum ReplayDecoding {
-    /// A decoding error, said in a line.
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .keyNotFound(let key, _): return "it has no \"\(key.stringValue)\""
-        case .typeMismatch(let type, let context): return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a \(type)"
-        case .valueNotFound(_, let context): return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is null"
-        case .dataCorrupted(let context): return context.debugDescription
-        @unknown default: return "\(error)"
-        }
     }
 }
 

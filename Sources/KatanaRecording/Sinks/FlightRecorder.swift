@@ -43,9 +43,7 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
     /// Keeps `item`, letting the oldest go when full.
     @inlinable
     public func append(_ item: RecordedItem<S>) {
-        lock.lock()
-        defer { lock.unlock() }
-        ring.append(item)
+        keep(item)
     }
 
     /// ``append(_:)``, taking the item instead of copying it.

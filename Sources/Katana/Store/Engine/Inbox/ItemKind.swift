@@ -154,7 +154,7 @@ extension AnySideEffect {
     /// Runs items of this type through ``AnySideEffect/anySideEffect(_:)`` with `context` (the
     /// item's type was checked when it was classified).
     static func runner(context: any AnySideEffectContext) -> ItemKind.SideEffectRunner {
-        let stamping = context as? any OriginStamping
+        let stamping = context as? any StoreContext
         let dispatcher = OriginStamp.dispatcher(Self.self)
         return { item, sequence in
             let stamped = stamping?.stampedContext(.sideEffect(dispatcher: dispatcher, sequence: sequence)) ?? context
