@@ -76,6 +76,13 @@ extension AnySideEffectContext {
         (self as? any StoreContext)?.typedStateGetter(as: type)
     }
 
+    /// How much work the store has now (items waiting in its inbox, side effects not yet ended),
+    /// for an interceptor that reports it, such as a metrics gauge; nil when this context does not
+    /// belong to a store, or the store is gone.
+    public var storeLoad: StoreLoad? {
+        (self as? any StoreContext)?.currentLoad()
+    }
+
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
     /// promise when the context belongs to a store.
     private func route(_ item: any Dispatchable, settling promise: PromiseHandle) {
@@ -100,17 +107,21 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         let enqueueItem: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void
         /// Tells the store about work under way elsewhere; nil for a context made outside a store.
         let outsideWork: (@Sendable () -> StoreWorkToken)?
+        /// Reads the store's load; nil for a context made outside a store.
+        let load: (@Sendable () -> StoreLoad?)?
 
         init(
             dependencies: D,
             stateGetter: @escaping @Sendable () -> S,
             enqueueItem: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
-            outsideWork: (@Sendable () -> StoreWorkToken)?
+            outsideWork: (@Sendable () -> StoreWorkToken)?,
+            load: (@Sendable () -> StoreLoad?)?
         ) {
             self.dependencies = dependencies
             self.stateGetter = stateGetter
             self.enqueueItem = enqueueItem
             self.outsideWork = outsideWork
+            self.load = load
         }
     }
 
@@ -135,7 +146,8 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
             enqueueItem: { item, promise, _ in
                 dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
             },
-            outsideWork: nil
+            outsideWork: nil,
+            load: nil
         )
         origin = .storeWork
     }
@@ -146,9 +158,10 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         dependencies: D,
         getState: @escaping @Sendable () -> S,
         enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
-        outsideWork: @escaping @Sendable () -> StoreWorkToken
+        outsideWork: @escaping @Sendable () -> StoreWorkToken,
+        load: @escaping @Sendable () -> StoreLoad?
     ) {
-        core = Core(dependencies: dependencies, stateGetter: getState, enqueueItem: enqueue, outsideWork: outsideWork)
+        core = Core(dependencies: dependencies, stateGetter: getState, enqueueItem: enqueue, outsideWork: outsideWork, load: load)
         origin = .storeWork
     }
 
@@ -206,6 +219,11 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
         core.enqueueItem(item, promise, origin)
     }
+
+    /// The store's load now; nil for a context made outside a store, or once the store is gone.
+    func currentLoad() -> StoreLoad? {
+        core.load?()
+    }
 }
 
 /// What the store's own contexts can do beyond ``AnySideEffectContext``, reached from an
@@ -216,6 +234,9 @@ protocol StoreContext: AnySideEffectContext {
 
     /// The state getter, when the state is a `T`.
     func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)?
+
+    /// The store's load now; nil once the store is gone.
+    func currentLoad() -> StoreLoad?
 }
 
 extension SideEffectContext: StoreContext {

@@ -21,6 +21,13 @@ extension PartialStore {
         engine.sideEffects.withLock { $0 }?.count ?? 0
     }
 
+    /// How much work the store has now: items waiting in its inbox, and side effects not yet ended.
+    /// For a service's gauges (an interceptor reads the same through
+    /// ``AnySideEffectContext/storeLoad``).
+    public var load: StoreLoad {
+        engine.load()
+    }
+
     /// What the store is doing now: whether it is idle (nothing waiting, being handled or waiting
     /// for its listeners, no synchronous side effect at work), how many items it has been given,
     /// and how many async side effects are running or suspended. A tool waits for a store to

@@ -50,7 +50,10 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             guard let engine else { return StoreWorkToken {} }
             return engine.beginOutsideWork()
         }
-        let context = SideEffectContext<S, D>(dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork)
+        let load: @Sendable () -> StoreLoad? = { [weak engine] in engine?.load() }
+        let context = SideEffectContext<S, D>(
+            dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork, load: load
+        )
         engine.start(
             stateInitializer: stateInitializer,
             interceptors: interceptors,

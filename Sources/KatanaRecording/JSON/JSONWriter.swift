@@ -58,3 +58,12 @@ enum JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 }
+
+extension JSONValue {
+    /// The value as compact JSON text with its object keys sorted (as a recording's lines write it).
+    public var jsonText: [UInt8] {
+        var bytes: [UInt8] = []
+        JSONWriter.write(self, into: &bytes)
+        return bytes
+    }
+}

@@ -61,29 +61,29 @@ public struct Recording<S: State>: Sendable {
         guard let first = lines.first, !first.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else {
             throw RecordingError.empty(source: source)
         }
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(RecordingLines.Header.self, from: Data(first)),
-              header.format == RecordingLines.format
-        else {
-            if lines.count == 1, !endsWithNewline {
-                throw RecordingError.truncatedLastLine(source: source, line: 1)
-            }
-            throw RecordingError.notARecording(source: source, firstLine: String(decoding: first, as: UTF8.self))
+        var reader: RecordingReader
+        do {
+            reader = try RecordingReader(header: Data(first), source: source)
+        } catch RecordingError.notARecording where lines.count == 1 && !endsWithNewline {
+            // A header cut short: the process stopped while writing it.
+            throw RecordingError.truncatedLastLine(source: source, line: 1)
         }
-        guard header.version == RecordingLines.version else {
-            throw RecordingError.unsupportedVersion(source: source, found: header.version, supported: RecordingLines.version)
-        }
+        let header = reader.header
         let expected = recordedStateType ?? String(reflecting: S.self)
         guard header.stateType == expected else {
             throw RecordingError.stateTypeMismatch(source: source, recorded: header.stateType, expected: String(reflecting: S.self))
         }
-        var reader = LineReader(source: source, state: header.initialState)
+        var entries: [RecordingEntry] = []
+        var gaps: [RecordingGap] = []
         var truncatedLine: Int?
         for (index, line) in lines.enumerated().dropFirst() {
             let number = index + 1
             let isLast = index == lines.count - 1
             do {
-                try reader.read(Data(line), line: number, decoder: decoder)
+                switch try reader.read(Data(line), number: number) {
+                case .entry(let entry, _): entries.append(entry)
+                case .gap(let gap): gaps.append(gap)
+                }
             } catch let error as RecordingError {
                 guard isLast, !endsWithNewline else { throw error }
                 guard allowingTruncatedLastLine else {
@@ -94,11 +94,11 @@ public struct Recording<S: State>: Sendable {
         }
         self.source = source
         stateType = header.stateType
-        started = Date(timeIntervalSince1970: header.started)
-        statesRecorded = header.stateEncoded
+        started = header.started
+        statesRecorded = header.statesRecorded
         initialState = header.initialState
-        entries = reader.entries
-        gaps = reader.gaps
+        self.entries = entries
+        self.gaps = gaps
         self.truncatedLine = truncatedLine
     }
 }
@@ -140,55 +140,3 @@ public struct RecordingGap: Sendable, Equatable {
 }
 
 
-/// Reads the lines after the header one by one, rebuilding the state after each item.
-private struct LineReader {
-    let source: String
-    /// The state after the last item read.
-    var state: JSONValue?
-    var entries: [RecordingEntry] = []
-    var gaps: [RecordingGap] = []
-
-    init(source: String, state: JSONValue?) {
-        self.source = source
-        self.state = state
-    }
-
-    mutating func read(_ data: Data, line: Int, decoder: JSONDecoder) throws {
-        let entry: RecordingLines.Entry
-        do {
-            entry = try decoder.decode(RecordingLines.Entry.self, from: data)
-        } catch {
-            if let gap = try? decoder.decode(RecordingLines.Gap.self, from: data) {
-                gaps.append(.init(line: line, dropped: gap.gap, entriesBefore: entries.count))
-                state = nil
-                return
-            }
-            throw RecordingError.malformedLine(source: source, line: line, reason: DecodingProblem.describe(error))
-        }
-        if let whole = entry.state {
-            state = whole
-        } else if let changes = entry.changes {
-            guard let previous = state else {
-                throw RecordingError.malformedLine(source: source, line: line, reason: "it has changes to a state, but no state comes before it")
-            }
-            do {
-                state = try changes.applied(to: previous)
-            } catch {
-                throw RecordingError.malformedLine(source: source, line: line, reason: "\(error)")
-            }
-        }
-        guard let origin = entry.origin.origin else {
-            throw RecordingError.malformedLine(source: source, line: line, reason: "its origin \"\(entry.origin.from)\" is not one this version knows")
-        }
-        let outcome: RecordedOutcome = switch entry.outcome {
-        case "handled": .handled
-        case "blocked": .blocked
-        default: .rejected(entry.error ?? "")
-        }
-        entries.append(.init(
-            position: entry.position, sequence: entry.sequence, time: Date(timeIntervalSince1970: entry.time),
-            origin: origin, typeName: entry.type, kind: entry.kind, outcome: outcome,
-            encoding: entry.replayable ? entry.item : nil, rendering: entry.rendering, stateAfter: state, line: line
-        ))
-    }
-}

@@ -16,48 +16,33 @@ import Katana
 /// let file = try RecordingFile<AppState>(writingTo: URL(fileURLWithPath: "session.jsonl"))
 /// let store = Store<AppState, AppDependencies>(interceptors: Interceptors { StoreRecorder(to: file) })
 /// ```
-public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
-    // @unchecked: `pending`, `dropped`, `scheduled`, `closed` and `failure` are only touched with
-    // `lock` held; `encoder` and `handle` only on `queue`; the rest are constants.
+public final class RecordingFile<S: State>: RecordingSink, Sendable {
     /// The state type of the store it records.
     public typealias StateType = S
 
     /// Where it writes.
     public let url: URL
-    /// How many items may wait for the writer before newer ones are dropped.
-    public let bufferLimit: Int
-    @usableFromInline let lock = NSLock()
-    private let queue = DispatchQueue(label: "KatanaRecording.RecordingFile")
-    private let encoder: RecordingEncoder<S>
+    /// The lines, encoded on the stream's queue, which writes them to the file.
+    @usableFromInline let stream: RecordingStream<S>
     private let handle: FileHandle
-    @usableFromInline var pending: [Pending] = []
-    @usableFromInline var dropped: UInt64 = 0
-    @usableFromInline var droppedInTotal: UInt64 = 0
-    @usableFromInline var scheduled = false
-    @usableFromInline var closed = false
-    @usableFromInline var failure: String?
-
-    @usableFromInline
-    enum Pending {
-        case header(stateType: String, initialState: S, started: Date)
-        case item(RecordedItem<S>)
-        case gap(UInt64)
-    }
 
     /// Creates (or empties) the file at `url`; the header is written when the recorder's store
     /// starts. Writes the whole state every `snapshotInterval` items and only the changes between.
     /// Throws ``RecordingError/cannotCreateFile(path:reason:)`` when the file cannot be created.
     public init(writingTo url: URL, snapshotInterval: Int = 100, bufferLimit: Int = 100_000) throws {
         self.url = url
-        self.bufferLimit = max(1, bufferLimit)
-        encoder = RecordingEncoder(snapshotInterval: snapshotInterval)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw RecordingError.cannotCreateFile(path: url.path, reason: Self.creationFailure(at: url))
         }
+        let handle: FileHandle
         do {
             handle = try FileHandle(forWritingTo: url)
         } catch {
             throw RecordingError.cannotCreateFile(path: url.path, reason: "\(error)")
+        }
+        self.handle = handle
+        stream = RecordingStream(snapshotInterval: snapshotInterval, bufferLimit: bufferLimit, label: "KatanaRecording.RecordingFile") { lines in
+            try handle.write(contentsOf: lines)
         }
     }
 
@@ -65,112 +50,42 @@ public final class RecordingFile<S: State>: RecordingSink, @unchecked Sendable {
         try? handle.close()
     }
 
+    /// How many items may wait for the writer before newer ones are dropped.
+    public var bufferLimit: Int {
+        stream.bufferLimit
+    }
+
     /// Queues the header.
     public func begin(stateType: String, initialState: S) {
-        enqueue(.header(stateType: stateType, initialState: initialState, started: Date()))
+        stream.begin(stateType: stateType, initialState: initialState)
     }
 
     /// Queues `item` for the writer (or counts it as dropped when the writer is too far behind).
     @inlinable
     public func append(_ item: RecordedItem<S>) {
-        enqueue(.item(item))
+        stream.append(item)
     }
 
     /// How many items were dropped so far because the writer fell behind.
     public var droppedCount: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return droppedInTotal + dropped
+        stream.droppedCount
     }
 
     /// Why writing stopped, if it did (the disk is full, the file was removed, ...); nothing is
     /// written after a failure.
     public var writeFailure: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
+        stream.outputFailure.map { "writing \(url.path) failed: \($0)" }
     }
 
     /// Waits until every item appended so far is written to the file.
     public func flush() {
-        queue.sync { writePending() }
+        stream.flush()
     }
 
     /// Writes what is pending, then closes the file: later items are ignored.
     public func close() {
-        flush()
-        lock.lock()
-        let wasClosed = closed
-        closed = true
-        lock.unlock()
-        if !wasClosed {
-            queue.sync { try? handle.synchronize() }
-        }
-    }
-
-    @inlinable
-    func enqueue(_ entry: Pending) {
-        lock.lock()
-        guard !closed, failure == nil else {
-            lock.unlock()
-            return
-        }
-        if case .item = entry, pending.count >= bufferLimit {
-            dropped += 1
-            lock.unlock()
-            return
-        }
-        if dropped > 0 {
-            pending.append(.gap(dropped))
-            droppedInTotal += dropped
-            dropped = 0
-        }
-        pending.append(entry)
-        let schedule = !scheduled
-        scheduled = true
-        lock.unlock()
-        if schedule {
-            scheduleWriter()
-        }
-    }
-
-    /// Has the writer write what is pending.
-    @usableFromInline
-    func scheduleWriter() {
-        queue.async { self.writePending() }
-    }
-
-    /// Encodes and writes everything pending (on `queue`).
-    private func writePending() {
-        lock.lock()
-        if dropped > 0 {
-            pending.append(.gap(dropped))
-            droppedInTotal += dropped
-            dropped = 0
-        }
-        let batch = pending
-        pending = []
-        scheduled = false
-        lock.unlock()
-        guard !batch.isEmpty else { return }
-        var data = Data()
-        for entry in batch {
-            switch entry {
-            case let .header(stateType, initialState, started):
-                data.append(encoder.header(stateType: stateType, initialState: initialState, started: started))
-            case .item(let item):
-                data.append(encoder.entry(item))
-            case .gap(let count):
-                data.append(encoder.gap(count))
-            }
-        }
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            lock.lock()
-            failure = "writing \(url.path) failed: \(error)"
-            lock.unlock()
-        }
+        stream.close()
+        try? handle.synchronize()
     }
 
     private static func creationFailure(at url: URL) -> String {

@@ -134,6 +134,14 @@ extension StoreEngine {
         )
     }
 
+    /// How much work the store has now (see `PartialStore.load`).
+    func load() -> StoreLoad {
+        StoreLoad(
+            waitingItems: inbox.withLock { $0.waitingCount },
+            activeSideEffects: sideEffects.withLock { $0 }?.count ?? 0
+        )
+    }
+
     /// Counts work under way outside the store (see `AnySideEffectContext.beginOutsideWork()`).
     func beginOutsideWork() -> StoreWorkToken {
         inbox.withLock { $0.beginOutsideWork() }

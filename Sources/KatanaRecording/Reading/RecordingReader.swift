@@ -1,0 +1,118 @@
+import Foundation
+import Katana
+
+/// Reads a recording one line at a time, whatever its state type: for tools that show recordings
+/// (`katana-inspector`) or follow one as it is written. ``Recording`` reads a whole file with it.
+///
+/// ```swift
+/// var reader = try RecordingReader(header: firstLine, source: "session.jsonl")
+/// for (index, line) in otherLines.enumerated() {
+///     switch try reader.read(line, number: index + 2) {
+///     case let .entry(entry, changes): show(entry, changes)
+///     case .gap(let gap): showGap(gap)
+///     }
+/// }
+/// ```
+public struct RecordingReader: Sendable {
+    /// What was read: the file's path, or a name given with the data.
+    public let source: String
+    /// The recording's first line.
+    public let header: RecordingHeader
+    /// The state after the last line read, encoded; nil when states are not recorded, and after a
+    /// gap until a line carries a whole state again.
+    public private(set) var state: JSONValue?
+    /// Items read so far.
+    public private(set) var entryCount = 0
+    private let decoder = JSONDecoder()
+
+    /// Reads the header line (line 1) of the recording named `source`; throws
+    /// ``RecordingError/notARecording(source:firstLine:)`` or
+    /// ``RecordingError/unsupportedVersion(source:found:supported:)``.
+    public init(header line: Data, source: String) throws {
+        guard let header = try? decoder.decode(RecordingLines.Header.self, from: line),
+              header.format == RecordingLines.format
+        else {
+            throw RecordingError.notARecording(source: source, firstLine: String(decoding: line, as: UTF8.self))
+        }
+        guard header.version == RecordingLines.version else {
+            throw RecordingError.unsupportedVersion(source: source, found: header.version, supported: RecordingLines.version)
+        }
+        self.source = source
+        self.header = RecordingHeader(
+            stateType: header.stateType, started: Date(timeIntervalSince1970: header.started),
+            statesRecorded: header.stateEncoded, initialState: header.initialState
+        )
+        state = header.initialState
+    }
+
+    /// Reads line `number` (the header is line 1): an item with the changes it made to the state,
+    /// or a gap. Throws ``RecordingError/malformedLine(source:line:reason:)`` for a line that is
+    /// not one of a recording's, or whose changes do not fit the state before it.
+    public mutating func read(_ line: Data, number: Int) throws -> RecordingLine {
+        let entry: RecordingLines.Entry
+        do {
+            entry = try decoder.decode(RecordingLines.Entry.self, from: line)
+        } catch {
+            if let gap = try? decoder.decode(RecordingLines.Gap.self, from: line) {
+                state = nil
+                return .gap(RecordingGap(line: number, dropped: gap.gap, entriesBefore: entryCount))
+            }
+            throw RecordingError.malformedLine(source: source, line: number, reason: DecodingProblem.describe(error))
+        }
+        let previous = state
+        var changes: StateChanges?
+        if let whole = entry.state {
+            state = whole
+            changes = previous.map { StateChanges(from: $0, to: whole) }
+        } else if let patch = entry.changes {
+            guard let previous else {
+                throw RecordingError.malformedLine(source: source, line: number, reason: "it has changes to a state, but no state comes before it")
+            }
+            do {
+                state = try patch.applied(to: previous)
+            } catch {
+                throw RecordingError.malformedLine(source: source, line: number, reason: "\(error)")
+            }
+            changes = StateChanges(patch)
+        } else if previous != nil {
+            changes = StateChanges(JSONPatch(operations: []))
+        }
+        guard let origin = entry.origin.origin else {
+            throw RecordingError.malformedLine(source: source, line: number, reason: "its origin \"\(entry.origin.from)\" is not one this version knows")
+        }
+        let outcome: RecordedOutcome = switch entry.outcome {
+        case "handled": .handled
+        case "blocked": .blocked
+        default: .rejected(entry.error ?? "")
+        }
+        entryCount += 1
+        let read = RecordingEntry(
+            position: entry.position, sequence: entry.sequence, time: Date(timeIntervalSince1970: entry.time),
+            origin: origin, typeName: entry.type, kind: entry.kind, outcome: outcome,
+            encoding: entry.replayable ? entry.item : nil, rendering: entry.rendering, stateAfter: state, line: number
+        )
+        return .entry(read, changes: changes)
+    }
+}
+
+/// A recording's first line: what store it is of, and its state before the first item.
+public struct RecordingHeader: Sendable, Equatable {
+    /// The recorded store's state type, fully qualified.
+    public let stateType: String
+    /// When recording started.
+    public let started: Date
+    /// Whether the states are in the recording (the state type was `Encodable`).
+    public let statesRecorded: Bool
+    /// The state before the first item, encoded.
+    public let initialState: JSONValue?
+}
+
+/// One line after a recording's header, as ``RecordingReader`` reads it.
+public enum RecordingLine: Sendable {
+    /// An item, and what it changed in the state: nil when the state before it is not known (states
+    /// are not recorded, or it follows a gap).
+    case entry(RecordingEntry, changes: StateChanges?)
+    /// Items dropped by a file's writer that fell behind; the state is unknown until a line
+    /// carries a whole state again.
+    case gap(RecordingGap)
+}

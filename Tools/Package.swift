@@ -1,0 +1,75 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every library target shares: a warning in library code fails the build.
+let librarySettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "KatanaTools",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "KatanaInspector", targets: ["KatanaInspector"]),
+        .executable(name: "katana-inspector", targets: ["katana-inspector"]),
+        .library(name: "KatanaLogging", targets: ["KatanaLogging"]),
+        .library(name: "KatanaMetrics", targets: ["KatanaMetrics"]),
+        // Test-only: the program the page tests record and serve (Tools/PageTests).
+        .executable(name: "inspector-page-fixture", targets: ["InspectorPageFixture"]),
+    ],
+    dependencies: [
+        .package(name: "Katana", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // The inspector: a web page for a recording file or a running store (DESIGN.md section 10).
+        .target(
+            name: "KatanaInspector",
+            dependencies: [
+                .product(name: "Katana", package: "Katana"),
+                .product(name: "KatanaRecording", package: "Katana"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Page")],
+            swiftSettings: librarySettings
+        ),
+        .executableTarget(name: "katana-inspector", dependencies: ["KatanaInspector"]),
+        .executableTarget(
+            name: "InspectorPageFixture",
+            dependencies: ["KatanaInspector", .product(name: "KatanaRecording", package: "Katana")],
+            path: "Sources/inspector-page-fixture"
+        ),
+        .testTarget(
+            name: "KatanaInspectorTests",
+            dependencies: [
+                "KatanaInspector", "InspectorPageFixture",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+        // The store's log through swift-log.
+        .target(
+            name: "KatanaLogging",
+            dependencies: [.product(name: "Katana", package: "Katana"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: librarySettings
+        ),
+        .testTarget(name: "KatanaLoggingTests", dependencies: ["KatanaLogging"]),
+        // The store's counters, timers and gauges through swift-metrics.
+        .target(
+            name: "KatanaMetrics",
+            dependencies: [.product(name: "Katana", package: "Katana"), .product(name: "Metrics", package: "swift-metrics")],
+            swiftSettings: librarySettings
+        ),
+        .testTarget(
+            name: "KatanaMetricsTests",
+            dependencies: ["KatanaMetrics", .product(name: "MetricsTestKit", package: "swift-metrics")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

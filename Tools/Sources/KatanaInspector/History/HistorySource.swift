@@ -1,0 +1,20 @@
+import Synchronization
+
+/// Where the server finds its history: given at once for a file, or once a live store has started.
+final class HistorySource: Sendable {
+    private let current: Mutex<InspectorHistory?>
+
+    init(_ history: InspectorHistory?) {
+        current = Mutex(history)
+    }
+
+    /// The history, once there is one.
+    var history: InspectorHistory? {
+        current.withLock { $0 }
+    }
+
+    /// Sets the history (a live store started).
+    func set(_ history: InspectorHistory) {
+        current.withLock { $0 = history }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import KatanaRecording
+import Synchronization
+
+/// The items the inspector shows, read from a recording's lines (a file's, or a live store's as
+/// they are recorded), with what each changed in the state.
+///
+/// States are not kept per item: a whole state is kept every ``snapshotSpacing`` items, and the
+/// state after any item is rebuilt from the nearest one before it and the changes between. A live
+/// history keeps at most `limit` items, letting the oldest go.
+final class InspectorHistory: Sendable {
+    /// Items between kept whole states.
+    static let snapshotSpacing = 64
+
+    private let storage: Mutex<Storage>
+
+    /// A history of the recording that starts with `header`, named `source`, keeping at most
+    /// `limit` items (the oldest are let go).
+    init(reader: RecordingReader, live: Bool, limit: Int = .max) {
+        storage = Mutex(Storage(reader: reader, live: live, limit: max(Self.snapshotSpacing * 2, limit)))
+    }
+
+    /// Reads one line after the header, numbered `number` in its file.
+    func read(_ line: Data, number: Int) throws {
+        try storage.withLock { try $0.read(line, number: number) }
+    }
+
+    /// Notes that the file's last line was cut short and is left out.
+    func noteTruncated(line: Int) {
+        storage.withLock { $0.warnings.append("line \(line) was cut short (the recording ends mid-line) and is left out") }
+    }
+
+    /// What the page's header and the live stream need to know.
+    var summary: HistorySummary {
+        storage.withLock { $0.summary }
+    }
+
+    /// Up to `limit` items from `position` on, in order, with the summary they were read with.
+    func items(from position: UInt64, limit: Int) -> (summary: HistorySummary, items: [InspectedItem]) {
+        storage.withLock { storage in
+            let start = storage.index(atOrAfter: position)
+            let end = min(storage.items.count, start + max(0, limit))
+            return (storage.summary, Array(storage.items[start ..< end]))
+        }
+    }
+
+    /// The item at `position` with the state after it and the state before it; nil when there is
+    /// no such item.
+    func detail(at position: UInt64) -> ItemDetail? {
+        storage.withLock { storage in
+            guard let index = storage.index(of: position) else { return nil }
+            let item = storage.items[index]
+            let after = storage.state(after: index)
+            let before = index == 0 ? storage.baseState : storage.state(after: index - 1)
+            let changes: [StateChange]? = if let before, let after {
+                (item.changes ?? StateChanges(from: before, to: after)).described(from: before)
+            } else {
+                nil
+            }
+            let originPosition: UInt64? = if case .sideEffect(_, let sequence) = item.origin {
+                storage.positionsBySequence[sequence]
+            } else {
+                nil
+            }
+            return ItemDetail(item: item, stateAfter: after, changes: changes, originPosition: originPosition)
+        }
+    }
+}
+
+/// What the page's header shows about a history.
+struct HistorySummary: Sendable {
+    let source: String
+    let live: Bool
+    let header: RecordingHeader
+    let count: Int
+    let firstPosition: UInt64
+    let lastPosition: UInt64
+    /// Where items were dropped: the last position before each gap, and how many.
+    let gaps: [(after: UInt64, dropped: UInt64)]
+    let warnings: [String]
+}
+
+/// One item with the states around it, for the detail view.
+struct ItemDetail: Sendable {
+    let item: InspectedItem
+    let stateAfter: JSONValue?
+    /// What it changed, field by field; nil when a state around it is not known.
+    let changes: [StateChange]?
+    /// The position of the side effect that dispatched it, when it came from one still kept.
+    let originPosition: UInt64?
+}
+
+extension InspectorHistory {
+    /// Everything behind the history's lock.
+    struct Storage: Sendable {
+        var reader: RecordingReader
+        let live: Bool
+        let limit: Int
+        var items: [InspectedItem] = []
+        /// The state before the first item kept.
+        var baseState: JSONValue?
+        /// Whole states kept: the index of the item they follow, and the state.
+        var snapshots: [(index: Int, state: JSONValue)] = []
+        var positionsBySequence: [UInt64: UInt64] = [:]
+        var gaps: [(after: UInt64, dropped: UInt64)] = []
+        var warnings: [String] = []
+
+        init(reader: RecordingReader, live: Bool, limit: Int) {
+            self.reader = reader
+            self.live = live
+            self.limit = limit
+            baseState = reader.header.initialState
+        }
+
+        var summary: HistorySummary {
+            HistorySummary(
+                source: reader.source, live: live, header: reader.header, count: items.count,
+                firstPosition: items.first?.position ?? 0, lastPosition: items.last?.position ?? 0,
+                gaps: gaps, warnings: warnings
+            )
+        }
+
+        mutating func read(_ line: Data, number: Int) throws {
+            switch try reader.read(line, number: number) {
+            case .gap(let gap):
+                gaps.append((after: items.last?.position ?? 0, dropped: gap.dropped))
+            case let .entry(entry, changes):
+                let item = InspectedItem(entry, changes: changes)
+                if let state = entry.stateAfter, changes == nil || items.count % InspectorHistory.snapshotSpacing == 0 {
+                    snapshots.append((items.count, state))
+                }
+                items.append(item)
+                positionsBySequence[item.sequence] = item.position
+                if items.count > limit {
+                    letOldestGo()
+                }
+            }
+        }
+
+        /// The index of the item at `position`.
+        func index(of position: UInt64) -> Int? {
+            let index = index(atOrAfter: position)
+            return index < items.count && items[index].position == position ? index : nil
+        }
+
+        /// The index of the first item at or after `position` (positions only grow).
+        func index(atOrAfter position: UInt64) -> Int {
+            var low = 0
+            var high = items.count
+            while low < high {
+                let middle = (low + high) / 2
+                if items[middle].position < position {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low
+        }
+
+        /// The state after the item at `index`, rebuilt from the nearest whole state before it.
+        func state(after index: Int) -> JSONValue? {
+            guard items[index].stateKnown else { return nil }
+            var low = 0
+            var high = snapshots.count
+            while low < high {
+                let middle = (low + high) / 2
+                if snapshots[middle].index <= index {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            var from: Int
+            var state: JSONValue
+            if low > 0 {
+                (from, state) = snapshots[low - 1]
+            } else if let baseState {
+                (from, state) = (-1, baseState)
+            } else {
+                return nil
+            }
+            while from < index {
+                from += 1
+                guard let changes = items[from].changes, let next = try? changes.applied(to: state) else { return nil }
+                state = next
+            }
+            return state
+        }
+
+        /// Lets the oldest quarter of the items go, keeping the state before the new first one.
+        private mutating func letOldestGo() {
+            let dropped = items.count / 4
+            baseState = state(after: dropped - 1)
+            for item in items[..<dropped] {
+                positionsBySequence[item.sequence] = nil
+            }
+            items.removeFirst(dropped)
+            snapshots = snapshots.filter { $0.index >= dropped }.map { ($0.index - dropped, $0.state) }
+            let firstKept = items.first?.position ?? 0
+            gaps.removeAll { $0.after < firstKept }
+        }
+    }
+}

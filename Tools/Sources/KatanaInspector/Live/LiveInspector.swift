@@ -1,0 +1,103 @@
+import Foundation
+import Katana
+import KatanaRecording
+import Synchronization
+
+/// Serves the inspector's page for a running store: a ``RecordingSink`` for the store's
+/// ``StoreRecorder``, whose items appear on the page as they are recorded.
+///
+/// ```swift
+/// let store = Store<AppState, AppDependencies>(interceptors: Interceptors {
+///     StoreRecorder(to: LiveInspector<AppState>())   // http://127.0.0.1:7766/
+/// })
+/// ```
+///
+/// The store never waits for it: items are encoded on a queue of the inspector's own, and if it
+/// falls behind, newer items are dropped and the page shows a gap. It keeps the last
+/// ``InspectorConfiguration/liveItemLimit`` items. It serves until ``stop()`` is called or it is
+/// released; a configuration that cannot serve is reported on standard error and by ``serving()``.
+public final class LiveInspector<S: State>: RecordingSink, Sendable {
+    /// The state type of the store it shows.
+    public typealias StateType = S
+
+    /// How it serves.
+    public let configuration: InspectorConfiguration
+    private let stream: RecordingStream<S>
+    private let source: HistorySource
+    private let server: Result<InspectorServer, any Error>
+    private let task: Mutex<Task<Void, Never>?>
+    private let address = ServingAddress()
+
+    /// Starts serving the page with `configuration` (by default on 127.0.0.1, port 7766).
+    public init(configuration: InspectorConfiguration = InspectorConfiguration()) {
+        self.configuration = configuration
+        let source = HistorySource(nil)
+        self.source = source
+        let feed = LiveFeed(source: source, limit: configuration.liveItemLimit, maximumLineLength: configuration.maximumLineLength)
+        stream = RecordingStream(label: "KatanaInspector.LiveInspector") { lines in feed.take(lines) }
+        server = Result { try InspectorServer(source: source, configuration: configuration) }
+        task = Mutex(nil)
+        switch server {
+        case .success(let server):
+            let started = Task { [address] in
+                do {
+                    try await server.run { url in
+                        address.settle(.success(url))
+                    }
+                    address.settle(.failure(CancellationError()))
+                } catch {
+                    FileHandle.standardError.write(Data("KatanaInspector: the live inspector stopped: \(error)\n".utf8))
+                    address.settle(.failure(error))
+                }
+            }
+            task.withLock { $0 = started }
+        case .failure(let error):
+            FileHandle.standardError.write(Data("KatanaInspector: the live inspector cannot serve: \(error)\n".utf8))
+            address.settle(.failure(error))
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The store started: its state type and its state before any item.
+    public func begin(stateType: String, initialState: S) {
+        stream.begin(stateType: stateType, initialState: initialState)
+    }
+
+    /// Takes one recorded item (queued: the store does not wait).
+    public func append(_ item: RecordedItem<S>) {
+        stream.append(item)
+    }
+
+    /// The page's address, once it is served; throws what stopped it from serving.
+    public func serving() async throws -> URL {
+        try await address.value()
+    }
+
+    /// Waits until every item recorded so far is on the page's side (for tests and tools).
+    public func flush() {
+        stream.flush()
+    }
+
+    /// How many items the page can show (flush first to include every item recorded so far).
+    public var itemCount: Int {
+        source.history?.summary.count ?? 0
+    }
+
+    /// The position of the newest item the page can show; 0 before any.
+    public var lastPosition: UInt64 {
+        source.history?.summary.lastPosition ?? 0
+    }
+
+    /// How many items were dropped because the inspector fell behind.
+    public var droppedCount: UInt64 {
+        stream.droppedCount
+    }
+
+    /// Stops serving; the page's connections close.
+    public func stop() {
+        task.withLock { $0 }?.cancel()
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Katana
+import KatanaRecording
+
+/// The app the inspector's tests record: a todo list whose session has an item of each kind the
+/// page shows (updaters, a side effect and what it dispatched, a rejected and a blocked item).
+struct TodoState: State, Codable, Equatable {
+    var todos: [Todo] = []
+    var filter = "all"
+    var nextID = 1
+
+    struct Todo: Codable, Equatable {
+        var id: Int
+        var title: String
+        var done: Bool
+    }
+}
+
+typealias TodoStore = Store<TodoState, EmptySideEffectDependencyContainer>
+
+struct AddTodo: StateUpdater, Codable {
+    var title: String
+    func updateState(_ state: inout TodoState) {
+        state.todos.append(.init(id: state.nextID, title: title, done: false))
+        state.nextID += 1
+    }
+}
+
+struct ToggleTodo: StateUpdater, Codable {
+    var id: Int
+    func updateState(_ state: inout TodoState) {
+        guard let index = state.todos.firstIndex(where: { $0.id == id }) else { return }
+        state.todos[index].done.toggle()
+    }
+}
+
+struct RenameTodo: StateUpdater, Codable {
+    var id: Int
+    var title: String
+    func updateState(_ state: inout TodoState) {
+        guard let index = state.todos.firstIndex(where: { $0.id == id }) else { return }
+        state.todos[index].title = title
+    }
+}
+
+struct RemoveTodo: StateUpdater, Codable {
+    var id: Int
+    func updateState(_ state: inout TodoState) {
+        state.todos.removeAll { $0.id == id }
+    }
+}
+
+struct SetFilter: StateUpdater, Codable {
+    var filter: String
+    func updateState(_ state: inout TodoState) {
+        state.filter = filter
+    }
+}
+
+/// Blocked by ``Gate``.
+struct Ping: StateUpdater, Codable {
+    func updateState(_ state: inout TodoState) {}
+}
+
+/// A synchronous side effect that adds the todos it "imports", one at a time.
+struct ImportTodos: SideEffect, Codable {
+    var titles: [String]
+    func sideEffect(_ context: SideEffectContext<TodoState, EmptySideEffectDependencyContainer>) throws {
+        for title in titles {
+            try context.dispatch(AddTodo(title: title)).wait(timeout: .seconds(10))
+        }
+    }
+}
+
+/// Rejects the removal of a todo that does not exist, and blocks pings.
+struct Gate: Interceptor {
+    var state: (@Sendable () -> TodoState)?
+
+    mutating func start(in context: any AnySideEffectContext) {
+        state = context.stateReader(as: TodoState.self)
+    }
+
+    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+        if item is Ping { return }
+        if let remove = item as? RemoveTodo, let current = state?(), !current.todos.contains(where: { $0.id == remove.id }) {
+            throw MissingTodo(id: remove.id)
+        }
+        try next(item)
+    }
+}
+
+struct MissingTodo: Error, CustomStringConvertible {
+    let id: Int
+    var description: String {
+        "no todo with id \(id)"
+    }
+}
+
+enum TodoApp {
+    /// A store that records into `sink`, with the gate after the recorder.
+    static func store(recordingInto sink: any RecordingSink<TodoState>) -> TodoStore {
+        TodoStore(interceptors: Interceptors {
+            StoreRecorder(to: sink)
+            Gate()
+        })
+    }
+
+    /// Dispatches the scripted session (items 1 to 8), then `extra` renames, each awaited.
+    static func playSession(on store: TodoStore, extra: Int) async throws {
+        try await store.dispatch(AddTodo(title: "Buy milk")).value
+        try await store.dispatch(AddTodo(title: "Write report")).value
+        try await store.dispatch(ToggleTodo(id: 1)).value
+        try await store.dispatch(ImportTodos(titles: ["Call Anna"])).value
+        try await store.dispatch(SetFilter(filter: "open")).value
+        _ = try? await store.dispatch(RemoveTodo(id: 99)).value
+        _ = try? await store.dispatch(Ping()).value
+        // Updaters are handled in dispatch order: awaiting the last one awaits them all.
+        for version in 1 ... max(1, extra) where extra > 0 {
+            let renamed = store.dispatch(RenameTodo(id: 2, title: "Write report v\(version)"))
+            if version == extra {
+                try await renamed.value
+            }
+        }
+    }
+}

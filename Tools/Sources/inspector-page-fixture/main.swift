@@ -1,0 +1,56 @@
+import Foundation
+import Katana
+import KatanaInspector
+import KatanaRecording
+
+// The program the inspector's page tests run (Tools/PageTests):
+//   inspector-page-fixture record <path> [--extra N]   writes the todo session's recording
+//   inspector-page-fixture live [--port N] [--token T]  serves a live store; reads `add <title>` and `quit`
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("inspector-page-fixture: \(message)\n".utf8))
+    exit(2)
+}
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+switch arguments.first {
+case "record":
+    guard arguments.count >= 2 else { fail("record needs the path to write") }
+    let extra = option("--extra").map { Int($0) ?? -1 } ?? 300
+    guard extra >= 0 else { fail("--extra takes a whole number") }
+    let file = try RecordingFile<TodoState>(writingTo: URL(fileURLWithPath: arguments[1]))
+    let store = TodoApp.store(recordingInto: file)
+    try await TodoApp.playSession(on: store, extra: extra)
+    file.close()
+    say("inspector-page-fixture: recorded \(8 + extra) items to \(arguments[1])")
+case "live":
+    let port = option("--port").map { Int($0) ?? -1 } ?? 0
+    let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: port, token: option("--token")))
+    let store = TodoApp.store(recordingInto: inspector)
+    try await TodoApp.playSession(on: store, extra: 0)
+    inspector.flush()
+    let url = try await inspector.serving()
+    say("inspector-page-fixture: live at \(url.absoluteString)")
+    while let line = readLine() {
+        if line == "quit" { break }
+        guard line.hasPrefix("add ") else {
+            say("inspector-page-fixture: unknown command '\(line)' (add <title>, quit)")
+            continue
+        }
+        try await store.dispatch(AddTodo(title: String(line.dropFirst(4)))).value
+        inspector.flush()
+        say("dispatched \(inspector.lastPosition)")
+    }
+    inspector.stop()
+default:
+    fail("usage: inspector-page-fixture record <path> [--extra N] | live [--port N] [--token T]")
+}

@@ -1,0 +1,25 @@
+import Foundation
+import KatanaInspector
+
+// katana-inspector <recording>: reads the recording, serves its page, and runs until SIGTERM or SIGINT.
+let command: InspectorCommand
+do {
+    command = try InspectorCommand(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    if let message = error.message {
+        FileHandle.standardError.write(Data("katana-inspector: \(message)\n\n\(InspectorCommand.usage)\n".utf8))
+        exit(2)
+    }
+    print(InspectorCommand.usage)
+    exit(0)
+}
+do {
+    let server = try InspectorServer(recordingAt: command.path, configuration: command.configuration)
+    try await server.run(stopsOnSignals: true) { url in
+        // Written at once (not buffered): scripts wait for this line to learn the address.
+        FileHandle.standardOutput.write(Data("katana-inspector: serving \(command.path) at \(url.absoluteString)\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("katana-inspector: \(error)\n".utf8))
+    exit(1)
+}

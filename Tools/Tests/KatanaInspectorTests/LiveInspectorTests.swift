@@ -1,0 +1,125 @@
+import Foundation
+import HummingbirdWSClient
+@testable import InspectorPageFixture
+import Katana
+@testable import KatanaInspector
+import KatanaRecording
+import Logging
+import Synchronization
+import Testing
+
+/// A running store served by a `LiveInspector`: its items on the API and on the live stream as
+/// they are recorded, a bounded history, and a page that never reads which does not hold it up.
+@Suite struct LiveInspectorTests {
+    @Test func aLiveStoreIsServedAndNewItemsAppearInTheAPI() async throws {
+        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
+        defer { inspector.stop() }
+        let store = TodoApp.store(recordingInto: inspector)
+        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        try await TodoApp.playSession(on: store, extra: 0)
+        inspector.flush()
+
+        let summary = try await ServedInspector.get(try #require(URL(string: "api/summary", relativeTo: url)))
+        let value = try JSONDecoder().decode(JSONValue.self, from: summary.body)
+        #expect(value["live"] == .bool(true))
+        #expect(value["source"]?.string == "live store")
+        #expect(value["count"]?.int == 8)
+        #expect(inspector.lastPosition == 8)
+
+        try await store.dispatch(AddTodo(title: "Live item")).value
+        inspector.flush()
+        let detail = try await ServedInspector.get(try #require(URL(string: "api/items/9", relativeTo: url)))
+        let added = try JSONDecoder().decode(JSONValue.self, from: detail.body)
+        #expect(added["type"]?.string == "InspectorPageFixture.AddTodo")
+        #expect(added["stateAfter"]?["todos"]?[3]?["title"]?.string == "Live item")
+    }
+
+    @Test func theLiveStreamSendsWhatThePageLacksThenEachNewItem() async throws {
+        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
+        defer { inspector.stop() }
+        let store = TodoApp.store(recordingInto: inspector)
+        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        try await TodoApp.playSession(on: store, extra: 0)
+        inspector.flush()
+
+        let received = Mutex<[Int]>([])
+        let socketURL = "ws://127.0.0.1:\(url.port ?? 0)/api/live?after=5"
+        let client = Task {
+            try await WebSocketClient.connect(url: socketURL, logger: Logger(label: "test")) { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    guard case .text(let text) = message else { continue }
+                    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                    let positions = value["rows"]?.array?.compactMap { $0[0]?.int } ?? []
+                    received.withLock { $0 += positions }
+                }
+            }
+        }
+        defer { client.cancel() }
+        try await eventually("the rows after position 5") { received.withLock { $0 } == [6, 7, 8] }
+        try await store.dispatch(AddTodo(title: "Live item")).value
+        try await eventually("the new item on the stream") { received.withLock { $0 } == [6, 7, 8, 9] }
+
+        // Stopping the inspector closes the page's stream rather than waiting for the page to leave.
+        inspector.stop()
+        _ = try await withTimeout(.seconds(20), "the stream to close when the inspector stops") { try await client.value }
+    }
+
+    @Test func aLiveInspectorKeepsItsLimitAndTheStatesOfWhatItKeeps() async throws {
+        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0, liveItemLimit: 200))
+        defer { inspector.stop() }
+        let store = TodoApp.store(recordingInto: inspector)
+        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        try await TodoApp.playSession(on: store, extra: 492)
+        inspector.flush()
+
+        #expect(inspector.lastPosition == 500)
+        #expect(inspector.itemCount <= 200)
+        let summary = try JSONDecoder().decode(JSONValue.self, from: try await ServedInspector.get(try #require(URL(string: "api/summary", relativeTo: url))).body)
+        let first = try #require(summary["firstPosition"]?.int)
+        #expect(first > 300)
+        let oldest = try JSONDecoder().decode(JSONValue.self, from: try await ServedInspector.get(try #require(URL(string: "api/items/\(first)", relativeTo: url))).body)
+        // Renames from item 9 on: item p sets version p - 8, and the state before it had p - 9.
+        #expect(oldest["stateAfter"]?["todos"]?[1]?["title"]?.string == "Write report v\(first - 8)")
+        #expect(oldest["changes"]?[0]?["before"]?.string == "Write report v\(first - 9)")
+        let gone = try await ServedInspector.get(try #require(URL(string: "api/items/1", relativeTo: url)))
+        #expect(gone.status == 404)
+        #expect(store.state.todos[1].title == "Write report v492")
+    }
+
+    @Test func aPageThatNeverReadsIsDroppedAndTheStoreNeverWaitsForIt() async throws {
+        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0, slowClientTimeout: .seconds(1)))
+        defer { inspector.stop() }
+        let store = TodoApp.store(recordingInto: inspector)
+        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        let stalled = try StalledClient(port: url.port ?? 0, after: 0)
+
+        // About 12 MB of rows (more than the two sockets' buffers hold) for a page that takes none.
+        try await TodoApp.playSession(on: store, extra: 0)
+        let long = String(repeating: "a long title ", count: 12)
+        for version in 1 ... 30_000 {
+            let renamed = store.dispatch(RenameTodo(id: 2, title: long + "\(version)"))
+            if version == 30_000 {
+                try await renamed.value
+            }
+        }
+        #expect(store.state.todos[1].title == long + "30000")
+        try await eventually("the inspector to take every item", timeout: .seconds(120)) {
+            inspector.flush()
+            return inspector.lastPosition == 30_008
+        }
+        #expect(inspector.droppedCount == 0)
+        // The server closed the stalled page's connection (a page that reads stays connected).
+        let closed = await Task.detached { stalled.readsToTheEnd(within: .seconds(60)) }.value
+        #expect(closed, "the server kept a page that never reads")
+    }
+
+    @Test func aLiveInspectorThatCannotServeSaysWhyAndTheStoreGoesOn() async throws {
+        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(host: "0.0.0.0", port: 0))
+        let store = TodoApp.store(recordingInto: inspector)
+        try await TodoApp.playSession(on: store, extra: 3)
+        #expect(store.state.todos.count == 3)
+        await #expect(throws: InspectorError.tokenRequired(host: "0.0.0.0")) {
+            try await inspector.serving()
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import KatanaInspector
+import KatanaRecording
+import Testing
+
+/// A real inspector server on a free loopback port, for one test: start it, ask it things, stop it.
+struct ServedInspector {
+    let url: URL
+    let task: Task<Void, any Error>
+
+    /// Serves the recording at `path`.
+    static func file(_ path: String, configuration: InspectorConfiguration = InspectorConfiguration(port: 0)) async throws -> ServedInspector {
+        try await serve(InspectorServer(recordingAt: path, configuration: configuration))
+    }
+
+    /// Runs `body` with a server for the recording at `path`, and stops the server however `body` ends.
+    static func withFile<T>(
+        _ path: String, configuration: InspectorConfiguration = InspectorConfiguration(port: 0),
+        _ body: (ServedInspector) async throws -> T
+    ) async throws -> T {
+        try await with(InspectorServer(recordingAt: path, configuration: configuration), body)
+    }
+
+    /// Runs `body` with `server` serving, and stops it however `body` ends.
+    static func with<T>(_ server: InspectorServer, _ body: (ServedInspector) async throws -> T) async throws -> T {
+        let served = try await serve(server)
+        do {
+            let result = try await body(served)
+            await served.stop()
+            return result
+        } catch {
+            await served.stop()
+            throw error
+        }
+    }
+
+    static func serve(_ server: InspectorServer) async throws -> ServedInspector {
+        let address = ServingAddress()
+        let task = Task {
+            do {
+                try await server.run { url in address.settle(.success(url)) }
+            } catch {
+                address.settle(.failure(error))
+                throw error
+            }
+        }
+        let url = try await withTimeout(.seconds(30), "the server to listen") { try await address.value() }
+        return ServedInspector(url: url, task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// The response to `GET path` (with `query` appended as it is).
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> (status: Int, body: Data, contentType: String?) {
+        try await Self.get(URL(string: path, relativeTo: url)?.absoluteURL ?? url, headers: headers)
+    }
+
+    /// The JSON answer to `GET path`, with its status.
+    func json(_ path: String, headers: [String: String] = [:]) async throws -> (status: Int, value: JSONValue) {
+        let (status, body, _) = try await get(path, headers: headers)
+        return (status, try JSONDecoder().decode(JSONValue.self, from: body))
+    }
+
+    static func get(_ url: URL, headers: [String: String] = [:]) async throws -> (status: Int, body: Data, contentType: String?) {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 30
+        for (name, value) in headers {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        let (body, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, body, http.value(forHTTPHeaderField: "Content-Type"))
+    }
+}
+
+/// `body`'s result, or a failure naming `what` once `timeout` passes.
+func withTimeout<T: Sendable>(_ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw TimedOut(what: what)
+        }
+        return value
+    }
+}
+
+/// A wait that ran out of time.
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String {
+        "timed out waiting for \(what)"
+    }
+}
+
+/// Waits, polling every 10 ms, until `condition` holds; fails the test after `timeout`.
+func eventually(
+    _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @Sendable () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    throw TimedOut(what: what)
+}
+
+/// A file of its own in the temporary folder, removed by the caller.
+func temporaryFile(_ name: String = "recording", contents: Data? = nil) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(UUID().uuidString)-\(name).jsonl")
+    if let contents {
+        _ = FileManager.default.createFile(atPath: url.path, contents: contents)
+    }
+    return url
+}
+
+extension JSONValue {
+    /// The value at `index`, when this is an array that long.
+    subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { elements[index] } else { nil }
+    }
+
+    var int: Int? {
+        if case .integer(let value) = self { Int(value) } else { nil }
+    }
+
+    var string: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    var array: [JSONValue]? {
+        if case .array(let value) = self { value } else { nil }
+    }
+}

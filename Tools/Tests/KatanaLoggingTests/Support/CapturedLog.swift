@@ -1,0 +1,63 @@
+import Foundation
+import Katana
+import KatanaLogging
+import Logging
+
+/// The events a test's logger received, in order: the log handler of the tests, given to
+/// `Logger(label:factory:)` (nothing is bootstrapped, so tests do not share a log).
+final class CapturedLog: @unchecked Sendable {
+    // @unchecked: `events` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var events: [LogEvent] = []
+
+    /// A logger whose lines come here, keeping those at `level` or above.
+    func logger(level: Logger.Level = .trace) -> Logger {
+        var logger = Logger(label: "katana.logging.tests") { _ in CapturingHandler(log: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Every event so far.
+    var records: [LogEvent] {
+        lock.withLock { events }
+    }
+
+    /// The events about items of type `type`.
+    func records(about type: any Dispatchable.Type) -> [LogEvent] {
+        let name = String(reflecting: type)
+        return records.filter { $0.text(StoreLogger.MetadataKey.type) == name }
+    }
+
+    fileprivate func append(_ event: LogEvent) {
+        lock.withLock { events.append(event) }
+    }
+}
+
+/// A log handler that hands every event to a ``CapturedLog``.
+private struct CapturingHandler: LogHandler {
+    let log: CapturedLog
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        log.append(event)
+    }
+}
+
+extension LogEvent {
+    /// The string value of the metadata entry `key`; nil when there is none, or it is not a string.
+    func text(_ key: String) -> String? {
+        guard case .string(let value)? = metadata?[key] else { return nil }
+        return value
+    }
+
+    /// The metadata keys present, sorted.
+    var keys: [String] {
+        (metadata ?? [:]).keys.sorted()
+    }
+}
