@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "katana-inspector", targets: ["katana-inspector"]),
         .library(name: "KatanaLogging", targets: ["KatanaLogging"]),
         .library(name: "KatanaMetrics", targets: ["KatanaMetrics"]),
+        // The service demo (Examples/ServiceDemo), whose --inspect serves its live store.
+        .executable(name: "katana-inspected-demo", targets: ["InspectedServiceDemo"]),
         // Test-only: the program the page tests record and serve (Tools/PageTests).
         .executable(name: "inspector-page-fixture", targets: ["InspectorPageFixture"]),
     ],
@@ -41,6 +43,20 @@ let package = Package(
             swiftSettings: librarySettings
         ),
         .executableTarget(name: "katana-inspector", dependencies: ["KatanaInspector"]),
+        // The root package's demo, built from the same files (Demo is a link to Examples/ServiceDemo),
+        // with this folder's DemoInspection instead of the root's, which only points here.
+        .executableTarget(
+            name: "InspectedServiceDemo",
+            dependencies: [
+                "KatanaInspector",
+                .product(name: "Katana", package: "Katana"),
+                .product(name: "KatanaObservers", package: "Katana"),
+                .product(name: "KatanaLegacy", package: "Katana"),
+                .product(name: "NotificationBridge", package: "Katana"),
+                .product(name: "KatanaRecording", package: "Katana"),
+            ],
+            exclude: ["Demo/DemoInspection.swift", "Demo/README.md"]
+        ),
         .executableTarget(
             name: "InspectorPageFixture",
             dependencies: ["KatanaInspector", .product(name: "KatanaRecording", package: "Katana")],
@@ -49,7 +65,7 @@ let package = Package(
         .testTarget(
             name: "KatanaInspectorTests",
             dependencies: [
-                "KatanaInspector", "InspectorPageFixture",
+                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),

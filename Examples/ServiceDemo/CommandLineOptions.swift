@@ -6,6 +6,10 @@ struct CommandLineOptions: Sendable {
     var serve = false
     /// Record every item the store handles to this file (KatanaRecording), if given.
     var recordPath: String?
+    /// Serve the inspector's page for the live store (the Tools package's build of the demo).
+    var inspect = false
+    /// The inspector's port on the loopback address (0 takes a free one).
+    var inspectPort = 7766
     /// Print the usage text and exit, doing nothing else.
     var showsHelp = false
 
@@ -14,7 +18,7 @@ struct CommandLineOptions: Sendable {
         let description: String
     }
 
-    static let usage = "usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help]"
+    static let usage = "usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--inspect [--inspect-port N]] [--help]"
 
     /// What `--help` prints.
     static let help = """
@@ -33,6 +37,11 @@ struct CommandLineOptions: Sendable {
           --serve        run until SIGTERM or SIGINT; SIGHUP reloads the configuration
           --record PATH  record every item the store handles, with the state after it, to a
                          file of JSON lines (a KatanaRecording recording, which a test can replay)
+          --inspect      serve a page that shows every item the store handles, live, on
+                         http://127.0.0.1:7766/ (built by the Tools package: swift run
+                         --package-path Tools katana-inspected-demo --inspect); after the tour,
+                         the page stays up until Ctrl-C
+          --inspect-port N  the inspector's port (0 takes a free one; the log says which)
           --help, -h     print this help and exit
 
         The log goes to standard error. A bad option or configuration ends the demo with a
@@ -60,6 +69,13 @@ struct CommandLineOptions: Sendable {
                     throw UsageError(description: "--record needs a file path (\(usage))")
                 }
                 options.recordPath = path
+            case "--inspect":
+                options.inspect = true
+            case "--inspect-port":
+                guard let text = remaining.popFirst(), let port = Int(text), (0 ... 65_535).contains(port) else {
+                    throw UsageError(description: "--inspect-port needs a port number from 0 to 65535 (\(usage))")
+                }
+                options.inspectPort = port
             default:
                 throw UsageError(description: "unknown option '\(argument)' (\(usage))")
             }

@@ -20,6 +20,7 @@ enum ServiceDemo {
     static func main() async {
         let options: CommandLineOptions
         let recording: RecordingFile<DemoState>?
+        let inspection: (any LiveDemoInspection)?
         do {
             options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
             if options.showsHelp {
@@ -30,6 +31,7 @@ enum ServiceDemo {
                 _ = try ServiceConfiguration.load(path: path)  // fail fast, before anything starts
             }
             recording = try options.recordPath.map { try RecordingFile<DemoState>(writingTo: URL(fileURLWithPath: $0)) }
+            inspection = options.inspect ? try DemoInspection.start(port: options.inspectPort) : nil
         } catch {
             exitWithUsageError(error)
         }
@@ -38,8 +40,15 @@ enum ServiceDemo {
             "katana-service-demo starting, pid \(getpid()): "
                 + (options.serve ? "serving until SIGTERM or SIGINT (try: kill -HUP \(getpid()))" : "scripted tour")
         )
-        let store = makeStore(options: options, recordingTo: recording)
+        let store = makeStore(options: options, recordingTo: [recording, inspection?.sink].compactMap { $0 })
         applyLogLevel(of: store)
+        if let inspection {
+            do {
+                DemoLog.always("inspector: open \(try await inspection.address()) to watch the store, live")
+            } catch {
+                DemoLog.error("the inspector cannot serve (the store runs without it): \(error)")
+            }
+        }
         let dependencies = store.dependencies
         do {
             try dependencies.bridge.post(.reloadConfiguration, onSignal: SIGHUP)
@@ -69,6 +78,12 @@ enum ServiceDemo {
             recording.close()  // everything recorded is on disk
             DemoLog.always("recorded the session to \(recording.url.path)" + (recording.writeFailure.map { " (\($0))" } ?? ""))
         }
+        if let inspection, !options.serve, let address = try? await inspection.address() {
+            // The tour is over, its history stays on the page until the user is done with it.
+            DemoLog.always("the tour is over; the inspector still serves \(address) until Ctrl-C")
+            signal(SIGINT, SIG_DFL)
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        }
         // main returns: the process ends
     }
 
@@ -81,7 +96,7 @@ enum ServiceDemo {
             + "shutdown: \(report)"
     }
 
-    static func makeStore(options: CommandLineOptions, recordingTo recording: RecordingFile<DemoState>? = nil) -> DemoStore {
+    static func makeStore(options: CommandLineOptions, recordingTo sinks: [any RecordingSink<DemoState>] = []) -> DemoStore {
         let rules = ObserverInterceptor.observe {
             DemoRules.service
             if !options.serve {
@@ -90,8 +105,8 @@ enum ServiceDemo {
         }
         return DemoStore(
             interceptors: Interceptors {
-                if let recording {
-                    StoreRecorder(to: recording)  // first: it sees every item
+                if !sinks.isEmpty {
+                    StoreRecorder(to: sinks)  // first: it sees every item
                 }
                 DispatchableLogger.interceptor(sink: DemoLog.debug)
                 rules

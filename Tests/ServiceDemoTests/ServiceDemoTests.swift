@@ -55,7 +55,7 @@ import Testing
         for flag in ["--help", "-h"] {
             let (status, log, printed) = try await DemoProcess.onOwnThread { try DemoProcess.run([flag]) }
             #expect(status == 0)
-            #expect(printed.hasPrefix("usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help]\n"), "printed:\n\(printed)")
+            #expect(printed.hasPrefix("usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--inspect [--inspect-port N]] [--help]\n"), "printed:\n\(printed)")
             #expect(printed.contains("--serve"))
             #expect(printed.contains("heartbeatMilliseconds: 10 (10 ms) to 3600000 (1 hour)"))
             #expect(printed.contains("logLevel: debug, info, warning or error"))
@@ -64,10 +64,19 @@ import Testing
         }
     }
 
+    @Test func inspect_inThisBuild_saysWhichBuildServesTheInspector() async throws {
+        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--inspect"]) }
+        #expect(status == 2)
+        #expect(log.contains("swift run --package-path Tools katana-inspected-demo --inspect"), "log:\n\(log)")
+        let (badPort, portLog, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--inspect", "--inspect-port", "http"]) }
+        #expect(badPort == 2)
+        #expect(portLog.contains("--inspect-port needs a port number from 0 to 65535"), "log:\n\(portLog)")
+    }
+
     @Test func unknownFlag_exitsWithTwoAndNamesIt() async throws {
         let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--frobnicate"]) }
         #expect(status == 2)
-        #expect(log == "katana-service-demo: error: unknown option '--frobnicate' (usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--help])\n")
+        #expect(log == "katana-service-demo: error: unknown option '--frobnicate' (usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--inspect [--inspect-port N]] [--help])\n")
     }
 }
 

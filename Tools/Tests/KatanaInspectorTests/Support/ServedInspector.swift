@@ -106,7 +106,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// Waits, polling every 10 ms, until `condition` holds; fails the test after `timeout`.
 func eventually(
     _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @Sendable () async throws -> Bool
+    _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
