@@ -69,6 +69,16 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
+        // The articles' snippets (docs/Inspecting.md, docs/LoggingAndMetrics.md), compiled and run.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "KatanaInspector", "KatanaLogging", "KatanaMetrics",
+                .product(name: "Katana", package: "Katana"),
+                .product(name: "KatanaRecording", package: "Katana"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The store's log through swift-log.
         .target(
             name: "KatanaLogging",

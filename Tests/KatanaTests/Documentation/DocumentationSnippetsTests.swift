@@ -10,6 +10,8 @@ import Testing
     static let documents = [
         "README.md", "docs/StoreAndThreading.md", "docs/Lifetimes.md", "docs/ObserverRules.md",
         "docs/SignalsAndTimers.md", "docs/Testing.md", "docs/Recording.md", "Examples/ServiceDemo/README.md",
+        // Compiled by the Tools package's tests (Tools/Tests/DocumentationTests).
+        "docs/Inspecting.md", "docs/LoggingAndMetrics.md",
     ]
 
     /// Snippets run by a test in an adapted form (names made unique in the test target, a listener
@@ -45,6 +47,7 @@ import Testing
     static let notCompiled: [String: String] = [
         "README.md: dependencies: [": "a client's Package.swift; its package identities are checked below",
         "docs/Testing.md: .testTarget(name: \"AppTests\", dependencies: [": "a client's Package.swift",
+        "docs/LoggingAndMetrics.md: dependencies: [": "a client's Package.swift",
         "docs/Testing.md: @testable import App": "imports a client's app module",
         "docs/StoreAndThreading.md: let logger = DispatchableLogger.interceptor(blackList: [Increment.self]) { line in":
             "routes lines to a service's own log (`myServiceLog`); DispatchableLoggerTests covers the logger",
@@ -95,11 +98,11 @@ import Testing
         #expect(testing.contains(".product(name: \"KatanaTesting\", package: \"\(identity)\")"))
     }
 
-    /// The Swift files under Tests/ and Examples/ (build folders left out).
+    /// The Swift files under Tests/, Examples/ and the Tools package's Tests/ (build folders left out).
     private static func swiftSources() throws -> [String] {
         let root = MarkdownDocument.packageRoot
         var texts: [String] = []
-        for folder in ["Tests", "Examples"] {
+        for folder in ["Tests", "Examples", "Tools/Tests"] {
             let base = root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
             while let relative = walker.nextObject() as? String {

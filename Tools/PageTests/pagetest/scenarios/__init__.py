@@ -1,0 +1,10 @@
+"""The scenarios, in the order a full run takes them. Each is run(test), test being the PageTest."""
+
+from . import large, live, recording, token
+
+SCENARIOS = {
+    "recording": recording.run,
+    "large": large.run,
+    "token": token.run,
+    "live": live.run,
+}

@@ -1,0 +1,179 @@
+// The filter bar: type, origin, outcome and a text search. It keeps model.shown, the indices of
+// the rows that pass, and the count beside the filters ("showing 1 of 308").
+(function (K) {
+  "use strict";
+
+  const { $, el, fmt, shortType } = K;
+  const { TYPE, FROM, ONAME, OUTCOME, PREVIEW, ERROR } = K.col;
+  const model = K.model;
+
+  let typeSelect, originSelect, searchInput, outcomeBoxes;
+  let filter = null;            // what the filters say, read from the form by currentFilter
+  let searchTimer = 0;
+
+  function sortedByShortName(names) {
+    return Array.from(names).sort((a, b) => shortType(a).localeCompare(shortType(b)) || a.localeCompare(b));
+  }
+
+  // Fills the type and origin menus with the names seen so far, keeping what is chosen.
+  K.renderFilterChoices = function () {
+    const keepType = typeSelect.value;
+    const keepOrigin = originSelect.value;
+
+    typeSelect.replaceChildren(new Option("All types", ""));
+    for (const name of sortedByShortName(model.types)) {
+      const option = new Option(shortType(name), name);
+      option.title = name;
+      typeSelect.appendChild(option);
+    }
+    typeSelect.value = keepType;
+    if (typeSelect.value !== keepType) typeSelect.value = "";
+
+    originSelect.replaceChildren(
+      new Option("All origins", ""),
+      new Option("From outside", "from:outside"),
+      new Option("From any side effect", "from:sideEffect"),
+      new Option("From store work (rules…)", "from:storeWork"));
+    if (model.sideEffectNames.size) {
+      const group = el("optgroup");
+      group.label = "From the side effect";
+      for (const name of sortedByShortName(model.sideEffectNames)) {
+        const option = new Option(shortType(name), "sideEffect:" + name);
+        option.title = name;
+        group.appendChild(option);
+      }
+      originSelect.appendChild(group);
+    }
+    if (model.storeWorkLabels.size) {
+      const group = el("optgroup");
+      group.label = "From the store work";
+      for (const label of Array.from(model.storeWorkLabels).sort()) {
+        group.appendChild(new Option(label || "(no label)", "storeWork:" + label));
+      }
+      originSelect.appendChild(group);
+    }
+    originSelect.value = keepOrigin;
+    if (originSelect.value !== keepOrigin) originSelect.value = "";
+  };
+
+  function currentFilter() {
+    const outcomes = {};
+    for (const box of outcomeBoxes) outcomes[box.value] = box.checked;
+    const origin = originSelect.value;
+    let originFrom = null, originName = null;
+    if (origin.startsWith("from:")) originFrom = origin.slice(5);
+    else if (origin.startsWith("sideEffect:")) { originFrom = "sideEffect"; originName = origin.slice(11); }
+    else if (origin.startsWith("storeWork:")) { originFrom = "storeWork"; originName = origin.slice(10); }
+    const terms = searchInput.value.toLowerCase().split(/\s+/).filter(Boolean);
+    return {
+      type: typeSelect.value || null,
+      outcomes: outcomes,
+      originFrom: originFrom,
+      originName: originName,
+      terms: terms,
+      active: !!(typeSelect.value || origin || terms.length || outcomeBoxes.some((b) => !b.checked)),
+    };
+  }
+
+  function passes(row, f) {
+    if (f.type !== null && row[TYPE] !== f.type) return false;
+    if (f.outcomes[row[OUTCOME]] === false) return false;
+    if (f.originFrom !== null) {
+      if (row[FROM] !== f.originFrom) return false;
+      if (f.originName !== null && (row[ONAME] || "") !== f.originName) return false;
+    }
+    if (f.terms.length) {
+      const haystack = (row[TYPE] + "\n" + K.originText(row) + "\n" + (row[PREVIEW] || "") + "\n" + (row[ERROR] || "")).toLowerCase();
+      for (const term of f.terms) if (haystack.indexOf(term) < 0) return false;
+    }
+    return true;
+  }
+
+  // Whether a row (one that just arrived) belongs in shown under the current filters.
+  K.passesFilter = (row) => !filter.active || passes(row, filter);
+
+  // Reads the filters again and rebuilds shown; the selection stays in view when asked and shown.
+  K.applyFilters = function (keepSelectionInView) {
+    filter = currentFilter();
+    const shown = [];
+    const rows = model.rows;
+    if (!filter.active) {
+      for (let i = 0; i < rows.length; i++) shown.push(i);
+    } else {
+      for (let i = 0; i < rows.length; i++) if (passes(rows[i], filter)) shown.push(i);
+    }
+    model.shown = shown;
+    model.newItems = 0;
+    K.renderNewItems();
+    K.renderCount();
+    if (keepSelectionInView && model.selected !== null && K.shownIndexOf(model.selected) >= 0) {
+      K.renderTimeline();
+      K.scrollToPosition(model.selected, "center");
+    } else {
+      $("timeline-scroll").scrollTop = 0;
+      K.renderTimeline();
+    }
+    K.updateStepButtons();
+  };
+
+  // The count beside the filters, and the timeline's message when it has nothing to show.
+  K.renderCount = function () {
+    const node = $("filter-count");
+    node.replaceChildren();
+    const text = filter.active
+      ? "showing " + fmt(model.shown.length) + " of " + fmt(model.rows.length)
+      : fmt(model.rows.length) + " items";
+    node.appendChild(document.createTextNode(text));
+    if (!model.loaded && model.total > model.rows.length) {
+      node.appendChild(document.createTextNode(" (loading " + fmt(model.rows.length) + " of " + fmt(model.total) + "…)"));
+    }
+    if (model.selected !== null && filter.active && K.shownIndexOf(model.selected) < 0) {
+      node.appendChild(document.createTextNode(" · #" + model.selected + " is hidden by the filters"));
+      const show = el("button", "secondary small", "Show it");
+      show.type = "button";
+      show.dataset.testid = "show-selected";
+      show.addEventListener("click", () => { K.clearFilters(); });
+      node.appendChild(show);
+    }
+    $("timeline").setAttribute("aria-rowcount", String(model.shown.length));
+    const message = $("timeline-message");
+    if (model.loaded && model.rows.length === 0) {
+      message.textContent = model.summary && model.summary.live ? "No items yet: they appear here as the store handles them." : "The recording has no items.";
+      message.hidden = false;
+    } else if (model.loaded && model.shown.length === 0) {
+      message.textContent = "No item matches the filters.";
+      message.hidden = false;
+    } else {
+      message.hidden = true;
+    }
+  };
+
+  K.clearFilters = function () {
+    typeSelect.value = "";
+    originSelect.value = "";
+    searchInput.value = "";
+    for (const box of outcomeBoxes) box.checked = true;
+    K.applyFilters(true);
+  };
+
+  K.onStart(function () {
+    typeSelect = $("filter-type");
+    originSelect = $("filter-origin");
+    searchInput = $("filter-search");
+    outcomeBoxes = Array.from(document.querySelectorAll('input[name="outcome"]'));
+    filter = currentFilter();
+
+    typeSelect.addEventListener("change", () => K.applyFilters(true));
+    originSelect.addEventListener("change", () => K.applyFilters(true));
+    for (const box of outcomeBoxes) box.addEventListener("change", () => K.applyFilters(true));
+    searchInput.addEventListener("input", () => {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => K.applyFilters(true), K.SEARCH_DELAY);
+    });
+    searchInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { event.preventDefault(); clearTimeout(searchTimer); K.applyFilters(true); }
+    });
+    $("filters").addEventListener("submit", (event) => event.preventDefault());
+    $("filter-clear").addEventListener("click", K.clearFilters);
+  });
+})(window.KatanaInspector);

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Katana
+import KatanaInspector
+import KatanaRecording
+import Testing
+
+/// docs/Inspecting.md's snippets, compiled and run. They serve on the documented port, 7766, so
+/// they run one at a time; a port another program holds is reported by the inspector, not failed.
+@Suite(.serialized) struct InspectingArticleTests {
+    struct AppState: State, Codable {
+        var visits = 0
+    }
+
+    struct Visit: StateUpdater, Codable {
+        func updateState(_ state: inout AppState) { state.visits += 1 }
+    }
+
+    final class AppDependencies: SideEffectDependencyContainer {
+        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
+    }
+
+    @Test func theOneLineServesTheStoreOnTheLoopbackAddress() async throws {
+        let store = Store<AppState, AppDependencies>(interceptors: Interceptors {
+            StoreRecorder(to: LiveInspector<AppState>())   // http://127.0.0.1:7766/
+        })
+        try await store.dispatch(Visit()).value
+        #expect(store.state.visits == 1)
+        let summary = URL(string: "http://127.0.0.1:7766/api/summary")!
+        var answer: String?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while answer?.contains("\"count\":1") != true, ContinuousClock.now < deadline {
+            answer = try? String(decoding: await URLSession.shared.data(from: summary).0, as: UTF8.self)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let served = try #require(answer, "nothing answered on 127.0.0.1:7766")
+        if served.contains("\"live\":true") {
+            #expect(served.contains("\"count\":1"))
+            #expect(served.contains("InspectingArticleTests.AppState"))
+        }
+    }
+
+    @Test func anotherAddressIsServedWithTheToken() async throws {
+        let inspectorToken = "docs-test-token"
+        let inspector = LiveInspector<AppState>(configuration: InspectorConfiguration(host: "0.0.0.0", token: inspectorToken))
+        defer { inspector.stop() }
+        #expect(inspector.configuration.token == inspectorToken)
+        let refused = LiveInspector<AppState>(configuration: InspectorConfiguration(host: "0.0.0.0", port: 0))
+        await #expect(throws: InspectorError.tokenRequired(host: "0.0.0.0")) {
+            try await refused.serving()
+        }
+    }
+}
