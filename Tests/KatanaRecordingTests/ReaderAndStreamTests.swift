@@ -103,7 +103,7 @@ import Testing
         let batches = Mutex(0)
         let stream = RecordingStream<TodoState>(bufferLimit: 2) { lines in
             batches.withLock { $0 += 1 }
-            _ = gate.wait(timeout: .now() + 20)
+            _ = gate.wait(timeout: .now() + 60)
             collected.take(lines)
         }
         let store = TodoApp.store(recordingInto: [stream])

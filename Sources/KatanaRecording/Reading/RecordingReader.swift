@@ -23,13 +23,12 @@ public struct RecordingReader: Sendable {
     public private(set) var state: JSONValue?
     /// Items read so far.
     public private(set) var entryCount = 0
-    private let decoder = JSONDecoder()
 
     /// Reads the header line (line 1) of the recording named `source`; throws
     /// ``RecordingError/notARecording(source:firstLine:)`` or
     /// ``RecordingError/unsupportedVersion(source:found:supported:)``.
     public init(header line: Data, source: String) throws {
-        guard let header = try? decoder.decode(RecordingLines.Header.self, from: line),
+        guard let header = try? JSONDecoder().decode(RecordingLines.Header.self, from: line),
               header.format == RecordingLines.format
         else {
             throw RecordingError.notARecording(source: source, firstLine: String(decoding: line, as: UTF8.self))
@@ -51,13 +50,17 @@ public struct RecordingReader: Sendable {
     public mutating func read(_ line: Data, number: Int) throws -> RecordingLine {
         let entry: RecordingLines.Entry
         do {
-            entry = try decoder.decode(RecordingLines.Entry.self, from: line)
-        } catch {
-            if let gap = try? decoder.decode(RecordingLines.Gap.self, from: line) {
+            switch try RecordingLines.line(from: JSONParser.parse(line)) {
+            case .entry(let read):
+                entry = read
+            case .gap(let dropped):
                 state = nil
-                return .gap(RecordingGap(line: number, dropped: gap.gap, entriesBefore: entryCount))
+                return .gap(RecordingGap(line: number, dropped: dropped, entriesBefore: entryCount))
             }
-            throw RecordingError.malformedLine(source: source, line: number, reason: DecodingProblem.describe(error))
+        } catch let problem as RecordingLines.Problem {
+            throw RecordingError.malformedLine(source: source, line: number, reason: problem.reason)
+        } catch {
+            throw RecordingError.malformedLine(source: source, line: number, reason: "\(error)")
         }
         let previous = state
         var changes: StateChanges?

@@ -16,7 +16,8 @@ import Testing
         let started = Latch()
         let release = Latch()
         let busy = store.dispatch(BlockingUpdater(started: started, release: release))
-        #expect(started.wait())
+        // Polled, not waited for: a test does not block a thread of the shared pool.
+        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
         let behind = (0 ..< 3).map { _ in store.dispatch(Increment()) }
         #expect(store.load.waitingItems == 3)
         release.open()
@@ -32,7 +33,7 @@ import Testing
         let started = Latch()
         let release = Latch()
         let running = store.dispatch(BlockingSideEffect(started: started, release: release))
-        #expect(started.wait())
+        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
         #expect(store.load.activeSideEffects == 1)
         release.open()
         _ = try await withTimeout { try await running.value }
@@ -51,7 +52,7 @@ import Testing
         let started = Latch()
         let release = Latch()
         let running = store.dispatch(BlockingSideEffect(started: started, release: release))
-        #expect(started.wait())
+        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
         try await withTimeout { try await store.dispatch(Increment()).value }
         #expect(seen.values == [StoreLoad(waitingItems: 0, activeSideEffects: 1)])
         release.open()

@@ -14,39 +14,49 @@ struct InspectedItem: Sendable {
     let kind: RecordedItemKind
     let origin: DispatchOrigin
     let outcome: RecordedOutcome
-    /// The item's encoding, when it had one.
-    let item: JSONValue?
+    /// The item's encoding as JSON text, when it had one: one allocation per item, where the
+    /// value's tree would take several (``item`` reads it back).
+    let itemText: [UInt8]?
     /// The item drawn on one line, when it had no encoding.
     let rendering: String?
     /// What it changed in the state; nil when the state before it is not known.
     let changes: StateChanges?
     /// Whether the state after it is known (states recorded, and no gap without a whole state since).
     let stateKnown: Bool
-    /// The item on one line, cut short, for the timeline and its search.
-    let preview: String
 
-    init(_ entry: RecordingEntry, changes: StateChanges?) {
+    /// The item read from `entry`, with the names it shares with others taken from `names`, so
+    /// that 100,000 items of one type keep one copy of its name.
+    init(_ entry: RecordingEntry, changes: StateChanges?, names: inout NameTable) {
         position = entry.position
         sequence = entry.sequence
         time = entry.time.timeIntervalSince1970
-        typeName = entry.typeName
+        typeName = names.shared(entry.typeName)
         kind = entry.kind
-        origin = entry.origin
+        origin = switch entry.origin {
+        case .outside: .outside
+        case let .sideEffect(type, sequence): .sideEffect(type: names.shared(type), sequence: sequence)
+        case .storeWork(let label): .storeWork(label: label.map { names.shared($0) })
+        }
         outcome = entry.outcome
-        item = entry.encoding
+        itemText = entry.encoding?.jsonText
         rendering = entry.rendering
         self.changes = changes
         stateKnown = entry.stateAfter != nil
-        preview = Self.preview(of: entry)
     }
 
     /// How long a preview may be, in characters.
     static let previewLength = 160
 
-    private static func preview(of entry: RecordingEntry) -> String {
-        let text = entry.encoding.map { String(decoding: $0.jsonText, as: UTF8.self) } ?? entry.rendering ?? ""
-        guard text.count > previewLength else { return text }
-        return String(text.prefix(previewLength - 1)) + "…"
+    /// The item's encoding, when it had one.
+    var item: JSONValue? {
+        itemText.flatMap { try? JSONValue(parsing: $0) }
+    }
+
+    /// The item on one line, cut short, for the timeline and its search.
+    var preview: String {
+        let text = itemText.map { String(decoding: $0, as: UTF8.self) } ?? rendering ?? ""
+        guard text.count > Self.previewLength else { return text }
+        return String(text.prefix(Self.previewLength - 1)) + "…"
     }
 
     /// The origin's parts, as the API writes them: where from, which side effect or label, and the
@@ -66,5 +76,19 @@ struct InspectedItem: Sendable {
         case .blocked: ("blocked", nil)
         case .rejected(let error): ("rejected", error)
         }
+    }
+}
+
+/// One copy of each name the items of a history share (type names, labels).
+struct NameTable: Sendable {
+    private var names: Set<String> = []
+
+    /// `name`, as the copy kept the first time it was seen.
+    mutating func shared(_ name: String) -> String {
+        if let kept = names.firstIndex(of: name) {
+            return names[kept]
+        }
+        names.insert(name)
+        return name
     }
 }

@@ -104,6 +104,7 @@ extension InspectorHistory {
         var positionsBySequence: [UInt64: UInt64] = [:]
         var gaps: [(after: UInt64, dropped: UInt64)] = []
         var warnings: [String] = []
+        var names = NameTable()
 
         init(reader: RecordingReader, live: Bool, limit: Int) {
             self.reader = reader
@@ -125,7 +126,7 @@ extension InspectorHistory {
             case .gap(let gap):
                 gaps.append((after: items.last?.position ?? 0, dropped: gap.dropped))
             case let .entry(entry, changes):
-                let item = InspectedItem(entry, changes: changes)
+                let item = InspectedItem(entry, changes: changes, names: &names)
                 if let state = entry.stateAfter, changes == nil || items.count % InspectorHistory.snapshotSpacing == 0 {
                     snapshots.append((items.count, state))
                 }
