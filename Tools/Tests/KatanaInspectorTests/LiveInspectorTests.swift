@@ -91,7 +91,7 @@ import Testing
         defer { inspector.stop() }
         let store = TodoApp.store(recordingInto: inspector)
         let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
-        let stalled = try StalledClient(port: url.port ?? 0, after: 0)
+        let stalled = try RawRequest.liveStream(port: url.port ?? 0, after: 0)
 
         // About 12 MB of rows (more than the two sockets' buffers hold) for a page that takes none.
         try await TodoApp.playSession(on: store, extra: 0)

@@ -44,6 +44,7 @@ public final class InspectorServer: Sendable {
     /// `SIGTERM` or `SIGINT`); calls `onServing` with the page's address once it listens.
     public func run(stopsOnSignals: Bool = false, onServing: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: OriginCheck(loopbackOnly: configuration.token == nil))
         router.add(middleware: TokenCheck(token: configuration.token))
         addRoutes(to: router)
         var logger = Logger(label: "katana-inspector")
