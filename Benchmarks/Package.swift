@@ -12,6 +12,11 @@ let package = Package(
         // Only the malloc interposer (for the malloc counts); the runtime (ARC) interposer trait
         // stays off, which also keeps its extra package out of the dependency graph.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The Tools package's interceptors (swift-log and swift-metrics bridges), and the two
+        // libraries their benchmarks configure.
+        .package(name: "KatanaTools", path: "../Tools"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // glibc's allocator statistics, which the Glibc module does not export.
@@ -59,6 +64,10 @@ let package = Package(
                 .product(name: "KatanaLegacy", package: "Katana"),
                 .product(name: "KatanaTesting", package: "Katana"),
                 .product(name: "KatanaRecording", package: "Katana"),
+                .product(name: "KatanaLogging", package: "KatanaTools"),
+                .product(name: "KatanaMetrics", package: "KatanaTools"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 "KatanaBenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
             ],

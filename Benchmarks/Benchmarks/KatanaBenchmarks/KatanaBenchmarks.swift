@@ -22,4 +22,5 @@ private func registerAll() {
     registerLegacyBenchmarks()
     registerTestingBenchmarks()
     registerRecordingBenchmarks()
+    registerToolsBenchmarks()
 }
