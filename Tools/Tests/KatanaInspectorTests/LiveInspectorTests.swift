@@ -5,7 +5,6 @@ import Katana
 @testable import KatanaInspector
 import KatanaRecording
 import Logging
-import Synchronization
 import Testing
 
 /// A running store served by a `LiveInspector`: its items on the API and on the live stream as
@@ -42,7 +41,7 @@ import Testing
         try await TodoApp.playSession(on: store, extra: 0)
         inspector.flush()
 
-        let received = Mutex<[Int]>([])
+        let received = Locked<[Int]>([])
         let socketURL = "ws://127.0.0.1:\(url.port ?? 0)/api/live?after=5"
         let client = Task {
             try await WebSocketClient.connect(url: socketURL, logger: Logger(label: "test")) { inbound, _, _ in

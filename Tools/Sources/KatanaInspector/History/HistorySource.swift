@@ -1,11 +1,9 @@
-import Synchronization
-
 /// Where the server finds its history: given at once for a file, or once a live store has started.
 final class HistorySource: Sendable {
-    private let current: Mutex<InspectorHistory?>
+    private let current: Locked<InspectorHistory?>
 
     init(_ history: InspectorHistory?) {
-        current = Mutex(history)
+        current = Locked(history)
     }
 
     /// The history, once there is one.

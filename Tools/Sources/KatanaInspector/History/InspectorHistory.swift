@@ -1,6 +1,5 @@
 import Foundation
 import KatanaRecording
-import Synchronization
 
 /// The items the inspector shows, read from a recording's lines (a file's, or a live store's as
 /// they are recorded), with what each changed in the state.
@@ -12,12 +11,12 @@ final class InspectorHistory: Sendable {
     /// Items between kept whole states.
     static let snapshotSpacing = 64
 
-    private let storage: Mutex<Storage>
+    private let storage: Locked<Storage>
 
     /// A history of the recording that starts with `header`, named `source`, keeping at most
     /// `limit` items (the oldest are let go).
     init(reader: RecordingReader, live: Bool, limit: Int = .max) {
-        storage = Mutex(Storage(reader: reader, live: live, limit: max(Self.snapshotSpacing * 2, limit)))
+        storage = Locked(Storage(reader: reader, live: live, limit: max(Self.snapshotSpacing * 2, limit)))
     }
 
     /// Reads one line after the header, numbered `number` in its file.

@@ -1,18 +1,17 @@
 import Foundation
 import KatanaRecording
-import Synchronization
 
 /// Turns the lines a live store's recording stream hands over into the inspector's history: the
 /// header makes the history, each later line adds an item or a gap.
 final class LiveFeed: Sendable {
     private let source: HistorySource
     private let limit: Int
-    private let splitter: Mutex<LineSplitter>
+    private let splitter: Locked<LineSplitter>
 
     init(source: HistorySource, limit: Int, maximumLineLength: Int) {
         self.source = source
         self.limit = limit
-        splitter = Mutex(LineSplitter(path: "the live store", maximumLineLength: maximumLineLength))
+        splitter = Locked(LineSplitter(path: "the live store", maximumLineLength: maximumLineLength))
     }
 
     /// Reads a batch of whole lines (on the stream's queue, one batch at a time).

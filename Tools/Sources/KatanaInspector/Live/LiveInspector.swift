@@ -1,7 +1,6 @@
 import Foundation
 import Katana
 import KatanaRecording
-import Synchronization
 
 /// Serves the inspector's page for a running store: a ``RecordingSink`` for the store's
 /// ``StoreRecorder``, whose items appear on the page as they are recorded.
@@ -25,7 +24,7 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
     private let stream: RecordingStream<S>
     private let source: HistorySource
     private let server: Result<InspectorServer, any Error>
-    private let task: Mutex<Task<Void, Never>?>
+    private let task: Locked<Task<Void, Never>?>
     private let address = ServingAddress()
 
     /// Starts serving the page with `configuration` (by default on 127.0.0.1, port 7766).
@@ -36,7 +35,7 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
         let feed = LiveFeed(source: source, limit: configuration.liveItemLimit, maximumLineLength: configuration.maximumLineLength)
         stream = RecordingStream(label: "KatanaInspector.LiveInspector") { lines in feed.take(lines) }
         server = Result { try InspectorServer(source: source, configuration: configuration) }
-        task = Mutex(nil)
+        task = Locked(nil)
         switch server {
         case .success(let server):
             let started = Task { [address] in

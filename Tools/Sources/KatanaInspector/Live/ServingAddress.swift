@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The address a server ends up serving at, for those who wait for it: unknown until the server
 /// listens (or fails to), then settled once.
@@ -9,7 +8,7 @@ final class ServingAddress: Sendable {
         case settled(Result<URL, any Error>)
     }
 
-    private let phase = Mutex(Phase.waiting([]))
+    private let phase = Locked(Phase.waiting([]))
 
     /// The address, once known; throws what stopped the server from listening.
     func value() async throws -> URL {
