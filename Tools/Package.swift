@@ -79,22 +79,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What both bridges say about an item (its kind, its outcome); not a product.
+        .target(name: "KatanaToolsSupport", dependencies: [.product(name: "Katana", package: "Katana")], swiftSettings: librarySettings),
         // The store's log through swift-log.
         .target(
             name: "KatanaLogging",
-            dependencies: [.product(name: "Katana", package: "Katana"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KatanaToolsSupport", .product(name: "Katana", package: "Katana"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: librarySettings
         ),
-        .testTarget(name: "KatanaLoggingTests", dependencies: ["KatanaLogging"]),
+        .testTarget(name: "KatanaLoggingTests", dependencies: ["KatanaLogging", "BridgeTestSupport"]),
+        // Test-only (not a product): the counter store, items and interceptors both bridges' tests use.
+        .target(name: "BridgeTestSupport", dependencies: [.product(name: "Katana", package: "Katana")], path: "Tests/BridgeTestSupport"),
         // The store's counters, timers and gauges through swift-metrics.
         .target(
             name: "KatanaMetrics",
-            dependencies: [.product(name: "Katana", package: "Katana"), .product(name: "Metrics", package: "swift-metrics")],
+            dependencies: ["KatanaToolsSupport", .product(name: "Katana", package: "Katana"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: librarySettings
         ),
         .testTarget(
             name: "KatanaMetricsTests",
-            dependencies: ["KatanaMetrics", .product(name: "MetricsTestKit", package: "swift-metrics")]
+            dependencies: ["KatanaMetrics", "BridgeTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import class Foundation.NSLock
 import Katana
+import KatanaToolsSupport
 
 /// The name and kind of each item type a ``StoreLogger`` has written a line about, worked out once:
 /// a type's fully qualified name and its protocol checks cost more than the rest of a line.
@@ -14,7 +15,7 @@ final class LoggedTypes: @unchecked Sendable {
     /// An item type's name (as `String(reflecting:)` writes it) and kind.
     struct Entry {
         let name: String
-        let kind: LoggedKind
+        let kind: ItemKind
     }
 
     /// The name and kind of `item`'s type.
@@ -24,7 +25,7 @@ final class LoggedTypes: @unchecked Sendable {
             return known
         }
         // Worked out outside the lock; two threads that meet a new type at once both do, harmlessly.
-        let entry = Entry(name: String(reflecting: type(of: item)), kind: LoggedKind(of: item))
+        let entry = Entry(name: String(reflecting: type(of: item)), kind: ItemKind(of: item))
         lock.withLock { entries[key] = entry }
         return entry
     }

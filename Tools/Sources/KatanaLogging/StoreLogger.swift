@@ -1,4 +1,5 @@
 import Katana
+import KatanaToolsSupport
 import Logging
 
 /// An interceptor that writes the store's log through swift-log: one line for every dispatched
@@ -62,12 +63,12 @@ public struct StoreLogger: Interceptor {
             let duration = start.duration(to: clock.now)
             // An error thrown after the item was passed on does not undo its handling: the store
             // counts it as handled, and so does the line (which still carries the error).
-            let outcome: LoggedOutcome = InterceptedItem.currentHasReachedStore == true ? .handled : .rejected
+            let outcome = ItemOutcome.afterThrow
             write(item, intercepted, outcome, duration, error: error)
             throw error
         }
         let duration = start.duration(to: clock.now)
-        let outcome: LoggedOutcome = InterceptedItem.currentHasReachedStore == false ? .blocked : .handled
+        let outcome = ItemOutcome.afterNext
         write(item, intercepted, outcome, duration, error: nil)
     }
 
@@ -75,7 +76,7 @@ public struct StoreLogger: Interceptor {
     private func write(
         _ item: any Dispatchable,
         _ intercepted: InterceptedItem?,
-        _ outcome: LoggedOutcome,
+        _ outcome: ItemOutcome,
         _ duration: Duration,
         error: (any Error)?
     ) {

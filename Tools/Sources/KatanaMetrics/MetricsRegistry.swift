@@ -1,5 +1,6 @@
 import class Foundation.NSLock
 import Katana
+import KatanaToolsSupport
 import Metrics
 
 /// One store's metric handles: the gauges, made when the store starts, and a counter per item type
@@ -44,7 +45,7 @@ final class MetricsRegistry: @unchecked Sendable {
 
     /// Counts `item` with its outcome, times it when it is a handled updater or synchronous side
     /// effect, and samples the load when `end` is at or past the next sampling time.
-    func record(_ item: any Dispatchable, _ outcome: MeasuredOutcome, took duration: Duration, endingAt end: ContinuousClock.Instant) {
+    func record(_ item: any Dispatchable, _ outcome: ItemOutcome, took duration: Duration, endingAt end: ContinuousClock.Instant) {
         lock.lock()
         let handles = handlesLocked(for: item, outcome)
         let samples = end >= nextSample
@@ -70,7 +71,7 @@ final class MetricsRegistry: @unchecked Sendable {
     }
 
     /// The counter for `item`'s type and `outcome`, and the type's timer; with `lock` held.
-    private func handlesLocked(for item: any Dispatchable, _ outcome: MeasuredOutcome) -> (counter: Counter, timer: CoreMetrics.Timer?) {
+    private func handlesLocked(for item: any Dispatchable, _ outcome: ItemOutcome) -> (counter: Counter, timer: CoreMetrics.Timer?) {
         let key = ObjectIdentifier(type(of: item))
         if let metrics = types[key], let counter = metrics[outcome] {
             return (counter, metrics.timer)
@@ -90,7 +91,7 @@ final class MetricsRegistry: @unchecked Sendable {
     /// The kind, name and timer of `item`'s type, with no counter yet.
     private func makeTypeMetrics(for item: any Dispatchable) -> TypeMetrics {
         let typeName = String(reflecting: type(of: item))
-        let kind = MeasuredKind(of: item)
+        let kind = ItemKind(of: item)
         let timerLabel: String? =
             switch kind {
             case .updater: labels.updaterDuration
@@ -125,20 +126,20 @@ extension MetricsRegistry {
     /// that are timed.
     struct TypeMetrics {
         let typeName: String
-        let kind: MeasuredKind
+        let kind: ItemKind
         let timer: CoreMetrics.Timer?
         private var handled: Counter?
         private var blocked: Counter?
         private var rejected: Counter?
 
-        init(typeName: String, kind: MeasuredKind, timer: CoreMetrics.Timer?) {
+        init(typeName: String, kind: ItemKind, timer: CoreMetrics.Timer?) {
             self.typeName = typeName
             self.kind = kind
             self.timer = timer
         }
 
         /// The counter for `outcome`, once made.
-        subscript(outcome: MeasuredOutcome) -> Counter? {
+        subscript(outcome: ItemOutcome) -> Counter? {
             get {
                 switch outcome {
                 case .handled: handled

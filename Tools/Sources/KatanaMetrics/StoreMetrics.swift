@@ -1,4 +1,5 @@
 import Katana
+import KatanaToolsSupport
 import Metrics
 
 /// An interceptor that reports the store's work through swift-metrics: items per type and outcome,
@@ -77,12 +78,12 @@ public struct StoreMetrics: Interceptor {
         } catch {
             let end = ContinuousClock.now
             // Thrown after the item was passed on: the store handled it, and so does the count.
-            let outcome: MeasuredOutcome = InterceptedItem.currentHasReachedStore == true ? .handled : .rejected
+            let outcome = ItemOutcome.afterThrow
             registry.record(item, outcome, took: start.duration(to: end), endingAt: end)
             throw error
         }
         let end = ContinuousClock.now
-        let outcome: MeasuredOutcome = InterceptedItem.currentHasReachedStore == false ? .blocked : .handled
+        let outcome = ItemOutcome.afterNext
         registry.record(item, outcome, took: start.duration(to: end), endingAt: end)
     }
 }

@@ -32,7 +32,9 @@ import Testing
         var answer: String?
         let deadline = ContinuousClock.now + .seconds(20)
         while answer?.contains("\"count\":1") != true, ContinuousClock.now < deadline {
-            answer = try? String(decoding: await URLSession.shared.data(from: summary).0, as: UTF8.self)
+            var request = URLRequest(url: summary)
+            request.timeoutInterval = 5
+            answer = try? String(decoding: await URLSession.shared.data(for: request).0, as: UTF8.self)
             try await Task.sleep(for: .milliseconds(20))
         }
         let served = try #require(answer, "nothing answered on 127.0.0.1:7766")

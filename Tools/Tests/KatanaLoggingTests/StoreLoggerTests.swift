@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import Katana
 import Logging
 import Testing

@@ -1,3 +1,4 @@
+import BridgeTestSupport
 import Dispatch
 import Katana
 import KatanaMetrics

@@ -1,29 +1,7 @@
 import Dispatch
 import Foundation
+import BridgeTestSupport
 import Katana
-
-/// The state the metrics tests' stores keep.
-struct Counter: State {
-    var value = 0
-}
-
-typealias CounterStore = Store<Counter, EmptySideEffectDependencyContainer>
-typealias CounterContext = SideEffectContext<Counter, EmptySideEffectDependencyContainer>
-
-/// Adds one.
-struct Bump: StateUpdater {
-    func updateState(_ state: inout Counter) { state.value += 1 }
-}
-
-/// An updater that ``DropDropped`` blocks.
-struct Dropped: StateUpdater {
-    func updateState(_ state: inout Counter) { state.value += 100 }
-}
-
-/// An updater that ``RefuseRefused`` rejects.
-struct Refused: StateUpdater {
-    func updateState(_ state: inout Counter) { state.value += 1_000 }
-}
 
 /// An updater that ``Gate`` holds on the store's queue until the test opens it.
 struct Held: StateUpdater {
@@ -58,25 +36,6 @@ struct Parked: SideEffect {
 
 /// Thrown by a fixture that waited for the test too long.
 struct Timeout: Error {}
-
-/// What ``RefuseRefused`` throws.
-struct Refusal: Error, Equatable {}
-
-/// Blocks every ``Dropped``: does not pass it on.
-struct DropDropped: Interceptor {
-    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
-        if item is Dropped { return }
-        try next(item)
-    }
-}
-
-/// Rejects every ``Refused``: throws ``Refusal`` instead of passing it on.
-struct RefuseRefused: Interceptor {
-    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
-        if item is Refused { throw Refusal() }
-        try next(item)
-    }
-}
 
 /// Holds every ``Held`` (on the store's queue, where an updater's interceptors run): says it has
 /// it, then waits until the test opens the gate, so that items dispatched meanwhile wait.

@@ -1,17 +1,8 @@
 import Katana
 
-/// How the store dealt with an item: the `outcome` dimension.
-enum MeasuredOutcome: String {
-    /// Passed on to the store (by this interceptor's `next`).
-    case handled
-    /// Not passed on by a later interceptor, which did not throw.
-    case blocked
-    /// A later interceptor threw before passing the item on.
-    case rejected
-}
-
-/// What kind of item is counted: the `kind` dimension, and which timer, if any, it goes to.
-enum MeasuredKind: String {
+/// What kind of item an interceptor sees, by the protocols the store checks: a log line's `kind`
+/// and a metric's `kind` dimension (one definition for both bridges).
+package enum ItemKind: String, Sendable {
     /// A state updater: applied on the store's queue, inside `next`.
     case updater
     /// A synchronous (or returning) side effect: its body runs on a worker, inside `next`.
@@ -21,7 +12,8 @@ enum MeasuredKind: String {
     /// Neither, or both an updater and a side effect: the store rejects it.
     case other
 
-    init(of item: any Dispatchable) {
+    /// The kind of `item`.
+    package init(of item: any Dispatchable) {
         let isSideEffect = item is any AnySideEffect
         if item is any AnyStateUpdater {
             self = isSideEffect ? .other : .updater

@@ -4,22 +4,28 @@ import Katana
 /// An interceptor a test puts first: it counts the items whose trip through the rest of the chain
 /// has ended, so the test can wait until what later interceptors do with them is done (a store's
 /// promise may settle before its interceptors have returned).
-struct FinishLine: Interceptor {
-    let tally: Tally
+public struct FinishLine: Interceptor {
+    public let tally: Tally
 
-    func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+    public init(tally: Tally) {
+        self.tally = tally
+    }
+
+    public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
         defer { tally.add() }
         try next(item)
     }
 }
 
 /// A count that a test waits on, woken by every change.
-final class Tally: @unchecked Sendable {
+public final class Tally: @unchecked Sendable {
     // @unchecked: `count` is only touched with `condition` locked.
     private let condition = NSCondition()
     private var count = 0
 
-    func add() {
+    public init() {}
+
+    public func add() {
         condition.lock()
         count += 1
         condition.broadcast()
@@ -27,7 +33,7 @@ final class Tally: @unchecked Sendable {
     }
 
     /// Waits until the count reaches `target`; false when `timeout` passes first.
-    func wait(for target: Int, timeout: Duration = .seconds(10)) -> Bool {
+    public func wait(for target: Int, timeout: Duration = .seconds(10)) -> Bool {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
