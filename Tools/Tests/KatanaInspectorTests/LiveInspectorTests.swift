@@ -10,13 +10,25 @@ import Testing
 /// A running store served by a `LiveInspector`: its items on the API and on the live stream as
 /// they are recorded, a bounded history, and a page that never reads which does not hold it up.
 @Suite struct LiveInspectorTests {
-    @Test func aLiveStoreIsServedAndNewItemsAppearInTheAPI() async throws {
+    /// A store served by a live inspector on a free port, once it listens, after the todo
+    /// session's eight items; the caller stops the inspector.
+    static func servedSession() async throws -> (LiveInspector<TodoState>, TodoStore, URL) {
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
-        defer { inspector.stop() }
         let store = TodoApp.store(recordingInto: inspector)
-        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
-        try await TodoApp.playSession(on: store, extra: 0)
-        inspector.flush()
+        do {
+            let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+            try await TodoApp.playSession(on: store, extra: 0)
+            inspector.flush()
+            return (inspector, store, url)
+        } catch {
+            inspector.stop()
+            throw error
+        }
+    }
+
+    @Test func aLiveStoreIsServedAndNewItemsAppearInTheAPI() async throws {
+        let (inspector, store, url) = try await Self.servedSession()
+        defer { inspector.stop() }
 
         let summary = try await ServedInspector.get(try #require(URL(string: "api/summary", relativeTo: url)))
         let value = try JSONDecoder().decode(JSONValue.self, from: summary.body)
@@ -34,12 +46,8 @@ import Testing
     }
 
     @Test func theLiveStreamSendsWhatThePageLacksThenEachNewItem() async throws {
-        let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
+        let (inspector, store, url) = try await Self.servedSession()
         defer { inspector.stop() }
-        let store = TodoApp.store(recordingInto: inspector)
-        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
-        try await TodoApp.playSession(on: store, extra: 0)
-        inspector.flush()
 
         let received = Locked<[Int]>([])
         let socketURL = "ws://127.0.0.1:\(url.port ?? 0)/api/live?after=5"
