@@ -6,6 +6,6 @@
     browser.py    Chromium: launching it, and a page to evaluate in, click, type and screenshot
     snippets.py   JavaScript expressions and selectors the scenarios share
     harness.py    PageTest: the checks' bookkeeping, recording and serving, running the scenarios
-    scenarios/    one module per scenario (recording, large, token, live)
+    scenarios/    one module per scenario (recording, large, token, live, live_trim)
     cli.py        the command line, the overall timeout, and the summary at the end
 """

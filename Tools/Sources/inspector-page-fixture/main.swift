@@ -5,7 +5,10 @@ import KatanaRecording
 
 // The program the inspector's page tests run (Tools/PageTests):
 //   inspector-page-fixture record <path> [--extra N]   writes the todo session's recording
-//   inspector-page-fixture live [--port N] [--token T]  serves a live store; reads `add <title>` and `quit`
+//   inspector-page-fixture live [--port N] [--token T] [--limit N]
+//       serves a live store (keeping at most N items; the inspector keeps 128 at least); reads
+//       `add <title>`, `add-many <count> <title>` and `quit`, and says `dispatched <last position>`
+//       once what it dispatched is on the page's side
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
@@ -34,7 +37,10 @@ case "record":
     say("inspector-page-fixture: recorded \(8 + extra) items to \(arguments[1])")
 case "live":
     let port = option("--port").map { Int($0) ?? -1 } ?? 0
-    let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: port, token: option("--token")))
+    let limit = option("--limit").map { Int($0) ?? 0 } ?? InspectorConfiguration().liveItemLimit
+    guard limit > 0 else { fail("--limit takes a whole number above 0") }
+    let configuration = InspectorConfiguration(port: port, token: option("--token"), liveItemLimit: limit)
+    let inspector = LiveInspector<TodoState>(configuration: configuration)
     let store = TodoApp.store(recordingInto: inspector)
     try await TodoApp.playSession(on: store, extra: 0)
     inspector.flush()
@@ -42,15 +48,28 @@ case "live":
     say("inspector-page-fixture: live at \(url.absoluteString)")
     while let line = readLine() {
         if line == "quit" { break }
-        guard line.hasPrefix("add ") else {
-            say("inspector-page-fixture: unknown command '\(line)' (add <title>, quit)")
+        if line.hasPrefix("add ") {
+            try await store.dispatch(AddTodo(title: String(line.dropFirst(4)))).value
+        } else if line.hasPrefix("add-many ") {
+            // add-many <count> <title>: count items titled "<title> 1" to "<title> <count>".
+            let words = line.dropFirst(9).split(separator: " ", maxSplits: 1)
+            guard words.count == 2, let count = Int(words[0]), count > 0 else {
+                say("inspector-page-fixture: add-many needs a count above 0 and a title")
+                continue
+            }
+            var last: Promise<Void>?
+            for number in 1 ... count {
+                last = store.dispatch(AddTodo(title: "\(words[1]) \(number)"))
+            }
+            try await last?.value
+        } else {
+            say("inspector-page-fixture: unknown command '\(line)' (add <title>, add-many <count> <title>, quit)")
             continue
         }
-        try await store.dispatch(AddTodo(title: String(line.dropFirst(4)))).value
         inspector.flush()
         say("dispatched \(inspector.lastPosition)")
     }
     inspector.stop()
 default:
-    fail("usage: inspector-page-fixture record <path> [--extra N] | live [--port N] [--token T]")
+    fail("usage: inspector-page-fixture record <path> [--extra N] | live [--port N] [--token T] [--limit N]")
 }

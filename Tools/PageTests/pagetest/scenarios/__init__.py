@@ -1,10 +1,11 @@
 """The scenarios, in the order a full run takes them. Each is run(test), test being the PageTest."""
 
-from . import large, live, recording, token
+from . import large, live, live_trim, recording, token
 
 SCENARIOS = {
     "recording": recording.run,
     "large": large.run,
     "token": token.run,
     "live": live.run,
+    "live-trim": live_trim.run,
 }

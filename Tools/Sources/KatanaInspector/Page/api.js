@@ -75,7 +75,9 @@
     $("summary-source").title = s.source || "";
     $("summary-state").textContent = shortType(s.stateType || "—");
     $("summary-state").title = s.stateType || "";
-    $("summary-count").textContent = fmt(model.total) + (s.statesRecorded === false ? " (states not recorded)" : "");
+    // Once loaded, the items the page holds (a live server lets the oldest go; so does the page).
+    const count = model.loaded ? model.rows.length : model.total;
+    $("summary-count").textContent = fmt(count) + (s.statesRecorded === false ? " (states not recorded)" : "");
     $("summary-started").textContent = typeof s.started === "number" ? fullTime(s.started * 1000) : "—";
   };
 

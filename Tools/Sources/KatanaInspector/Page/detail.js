@@ -13,10 +13,34 @@
   async function fetchDetail(position) {
     if (detailCache.has(position)) return detailCache.get(position);
     const detail = await K.api("/api/items/" + position);
+    if (position < K.firstPosition()) return detail;    // let go of while it loaded: not kept
     detailCache.set(position, detail);
     if (detailCache.size > K.DETAIL_CACHE) detailCache.delete(detailCache.keys().next().value);
     return detail;
   }
+
+  // The live server let go of the items before `first`: so do the kept details.
+  K.forgetDetailsBefore = function (first) {
+    for (const position of Array.from(detailCache.keys())) {
+      if (position < first) detailCache.delete(position);
+    }
+  };
+
+  // Shows nothing selected: the empty panel, with `note` (why) when given.
+  K.clearDetail = function (note) {
+    ++model.detailSeq;                  // a detail still loading is not shown
+    $("detail-title").textContent = "No item selected";
+    $("detail-title").title = "";
+    $("detail-body").hidden = true;
+    $("detail-body").classList.remove("stale");
+    delete $("detail-body").dataset.position;
+    const empty = $("detail-empty");
+    empty.textContent = note || emptyText;
+    empty.hidden = false;
+  };
+
+  let emptyText = "";
+  K.onStart(function () { emptyText = $("detail-empty").textContent; });
 
   // Shows the item at position once its detail is in, unless another was selected meanwhile.
   K.loadDetail = async function (position) {
@@ -57,7 +81,9 @@
 
     const header = $("detail-header");
     header.replaceChildren();
-    addField(header, "Position", "#" + d.position + " of " + fmt(model.total) + " · sequence " + d.sequence, "detail-position");
+    // A live store's count changes as items come and old ones go: it is in the header instead.
+    const of = model.summary && model.summary.live ? "" : " of " + fmt(model.total);
+    addField(header, "Position", "#" + d.position + of + " · sequence " + d.sequence, "detail-position");
     const type = addField(header, "Type", d.type + " (" + d.kind + ")", "detail-type");
     type.classList.add("mono");
     addField(header, "Time", typeof d.time === "number" ? fullTime(d.time * 1000) : "—", "detail-time");

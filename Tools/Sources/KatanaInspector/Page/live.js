@@ -1,6 +1,7 @@
 // A live store's new items: a WebSocket to /api/live that sends the rows after the last one the
 // page has, and the gaps where the recorder fell behind. When it closes, the page reconnects,
-// waiting longer each time (up to 10 s), and picks up after the last row it has.
+// waiting longer each time (up to 10 s), and picks up after the last row it has. Each batch says
+// the oldest item the server still keeps; the page lets go of the rows before it (timeline.js).
 (function (K) {
   "use strict";
 
@@ -32,6 +33,8 @@
       let message;
       try { message = JSON.parse(event.data); } catch (_) { return; }
       if (message.type === "items") {
+        // The server keeps items from firstPosition on: the page lets go of the older ones too.
+        if (typeof message.firstPosition === "number") K.letGoBefore(message.firstPosition);
         if (typeof message.count === "number") model.total = Math.max(model.total, message.count);
         K.appendRows(Array.isArray(message.rows) ? message.rows : []);
         if (typeof message.count === "number") { model.total = message.count; K.renderSummary(); K.renderCount(); }

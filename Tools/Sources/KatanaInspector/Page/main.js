@@ -79,6 +79,8 @@
         for (const index of added) {
           if (K.passesFilter(model.rows[index])) model.shown.push(index);
         }
+        // A live server may have let old items go while the page was loading.
+        if (typeof page.firstPosition === "number") K.letGoBefore(page.firstPosition);
         K.renderSummary();
         K.renderCount();
         K.requestRender();
@@ -92,6 +94,7 @@
     }
     model.loaded = true;
     model.loadMs = Math.round(performance.now() - model.loadStarted);
+    K.renderSummary();
     K.renderCount();
     K.renderTimeline();
     K.updateStepButtons();
@@ -122,6 +125,7 @@
       filteredCount: () => model.shown.length,
       visibleRowCount: () => K.rowElements().length,
       selectedPosition: () => model.selected,
+      firstPosition: () => K.firstPosition(),
       lastPosition: () => model.lastPosition,
       connectionState: () => model.connection,
       newItemsCount: () => model.newItems,

@@ -1,6 +1,7 @@
-// What the page holds: every row the server sent, in position order (`rows`), the indices of the
+// What the page holds: the rows the server sent, in position order (`rows`), the indices of the
 // rows the filters let through (`shown`, kept by filters.js), the names the filters offer, the
 // gaps where items were dropped, and the selection. Plus the lookups in them, by binary search.
+// A live server keeps only its newest items; the page lets go of the rows the server let go of.
 (function (K) {
   "use strict";
 
@@ -8,7 +9,7 @@
 
   const model = (K.model = {
     summary: null,
-    rows: [],                 // every row received, by position
+    rows: [],                 // the rows held, by position (the oldest go when the server lets them go)
     shown: [],                // indices into rows that pass the filters
     bySequence: new Map(),    // sequence -> index into rows
     types: new Set(),
@@ -95,6 +96,33 @@
     if (newNames) K.renderFilterChoices();
     resolveGaps();
     return added;
+  };
+
+  // ---- letting rows go ------------------------------------------------------------------------
+
+  // The position of the oldest row the page holds; 0 when it holds none.
+  K.firstPosition = () => (model.rows.length ? model.rows[0][POS] : 0);
+
+  // Lets go of the rows before position `first`, and of everything kept about them here: their
+  // sequences, the gaps marked on them or waiting for them, their entries in shown (the indices
+  // of the rest move down). Returns how many rows went and how many of them were shown.
+  K.dropRowsBefore = function (first) {
+    const count = K.lowerBoundRows(first);
+    if (count === 0) return { rows: 0, shown: 0 };
+    const gone = model.rows.splice(0, count);
+    for (const row of gone) {
+      if (model.bySequence.get(row[SEQ]) < count) model.bySequence.delete(row[SEQ]);
+      model.gapBefore.delete(row[POS]);
+    }
+    for (const [sequence, index] of model.bySequence) model.bySequence.set(sequence, index - count);
+    // A gap still waiting for its next row, when that row was let go too, no longer marks anything.
+    model.pendingGaps = model.pendingGaps.filter((gap) => gap.after + 1 >= first);
+    let shownGone = 0;
+    while (shownGone < model.shown.length && model.shown[shownGone] < count) shownGone++;
+    const shown = model.shown.slice(shownGone);
+    for (let i = 0; i < shown.length; i++) shown[i] -= count;
+    model.shown = shown;
+    return { rows: count, shown: shownGone };
   };
 
   // ---- lookups ---------------------------------------------------------------------------------

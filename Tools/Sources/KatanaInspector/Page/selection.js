@@ -12,7 +12,9 @@
   K.select = function (position, options) {
     const opts = options || {};
     if (K.indexOfPosition(position) < 0) {
-      K.showError("There is no item at position " + position + " in what the page has loaded.");
+      K.showError(position < K.firstPosition()
+        ? "Item #" + position + " is no longer kept by the live inspector (it keeps only the newest items)."
+        : "There is no item at position " + position + " in what the page has loaded.");
       return;
     }
     model.selected = position;
@@ -24,6 +26,17 @@
     K.renderCount();
     K.updateStepButtons();
     K.loadDetail(position);
+  };
+
+  // Selects nothing; `note` says why (in the detail panel and the notices).
+  K.clearSelection = function (note) {
+    model.selected = null;
+    if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+    for (const element of K.rowElements()) element.setAttribute("aria-selected", "false");
+    K.clearDetail(note);
+    if (note) K.addNotice(note);
+    K.renderCount();
+    K.updateStepButtons();
   };
 
   K.selectSequence = function (sequence) {

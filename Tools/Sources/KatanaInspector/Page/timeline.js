@@ -35,11 +35,12 @@
     const row = model.rows[index];
     element.setAttribute("aria-rowindex", String(shownAt + 1));
     element.setAttribute("aria-selected", row[POS] === model.selected ? "true" : "false");
-    // Re-fill only when the row changed, or when what its origin or gap mark shows has.
-    const stamp = index + "|" + model.bySequence.has(row[OSEQ]) + "|" + model.gapBefore.has(row[POS]);
+    // Re-fill only when the row changed, or when what its origin or gap mark shows has. (Indices
+    // move down when old rows are let go, so the stamp names the row by its position.)
+    element._index = index;
+    const stamp = row[POS] + "|" + model.bySequence.has(row[OSEQ]) + "|" + model.gapBefore.has(row[POS]);
     if (element._stamp === stamp) return;
     element._stamp = stamp;
-    element._index = index;
     element.classList.remove("fresh");
     element.dataset.position = String(row[POS]);
     element.classList.toggle("after-gap", model.gapBefore.has(row[POS]));
@@ -177,6 +178,34 @@
       model.newItems += matched;
       K.renderNewItems();
     }
+  };
+
+  // ---- letting old rows go (live) --------------------------------------------------------------
+
+  // A live server keeps only its newest items, from position `first` on: the page lets go of the
+  // rows before it too. The rows the user reads stay where they are on the screen (the view moves
+  // up by the height of the rows that went above it); at the bottom, the view stays at the bottom.
+  // A selected item that went is unselected, saying so. Returns whether any row went.
+  K.letGoBefore = function (first) {
+    if (!(first > K.firstPosition()) || !model.rows.length) return false;
+    const follow = atBottom();
+    const top = scroller.scrollTop;
+    const gone = K.dropRowsBefore(first);
+    if (!gone.rows) return false;
+    K.forgetDetailsBefore(first);
+    sizeSpacer();
+    scroller.scrollTop = follow ? scroller.scrollHeight : Math.max(0, top - gone.shown * ROW_HEIGHT);
+    // The "new items" below the view cannot outnumber the rows below it.
+    const below = Math.max(0, model.shown.length - Math.ceil((scroller.scrollTop + scroller.clientHeight) / ROW_HEIGHT));
+    if (model.newItems > below) { model.newItems = below; K.renderNewItems(); }
+    if (model.selected !== null && model.selected < first) {
+      K.clearSelection("Item #" + model.selected + " is no longer kept by the live inspector: it keeps only the newest items.");
+    }
+    K.renderTimeline();
+    K.renderSummary();
+    K.renderCount();
+    K.updateStepButtons();
+    return true;
   };
 
   K.onStart(function () {
