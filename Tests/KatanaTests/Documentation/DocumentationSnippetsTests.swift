@@ -107,6 +107,7 @@ import Testing
             guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
             while let relative = walker.nextObject() as? String {
                 if relative.hasPrefix(".build") || relative.contains("/.build") {
+                    walker.skipDescendants()  // a build folder holds thousands of files
                     continue
                 }
                 if relative.hasSuffix(".swift") {

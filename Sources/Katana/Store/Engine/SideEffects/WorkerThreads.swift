@@ -149,23 +149,47 @@ final class WorkerThreads: Sendable {
     /// Starts a thread whose first work is `first`. (Foundation reports no failure: in a process
     /// that has run out of threads, that work would never run, and the thread would stay counted.)
     private func startThread(running first: @escaping Work) {
+        // The thread takes its first work out of the box, so that neither the thread's closure nor
+        // `serve` holds it once it has run: what the work captured (a store's runner, and so the
+        // store) is freed then, not when the thread exits after idling.
+        let handOff = FirstWork(first)
         let thread = Thread { [self] in
-            serve(first)
+            serve(handOff)
         }
         thread.start()
     }
 
+    /// A thread's first work, taken once.
+    // @unchecked: `work` is set before the thread starts (which orders it) and taken once, by that
+    // thread alone.
+    private final class FirstWork: @unchecked Sendable {
+        private var work: Work?
+
+        init(_ work: @escaping Work) {
+            self.work = work
+        }
+
+        /// The work; nil once taken.
+        func take() -> Work? {
+            defer { work = nil }
+            return work
+        }
+    }
+
     /// A pool thread's life: its first work, then whatever the pool gives it, until it idles for
     /// the whole timeout.
-    private func serve(_ first: @escaping Work) {
+    private func serve(_ first: FirstWork) {
         Self.nameCurrentThread(name)
         let previous = Self.poolOfThread.replace(with: self)
         defer { Self.poolOfThread.restore(previous) }
         let sleeper = Sleeper()
-        var step = WorkerThreadsState<Work, Sleeper>.NextStep.run(first)
+        // Never nil: a thread takes its first work once, here.
+        var step = first.take().map { WorkerThreadsState<Work, Sleeper>.NextStep.run($0) } ?? .exit
         while true {
             switch step {
             case .run(let work):
+                // Released before the next step is taken: an idle wait holds nothing of it.
+                step = .exit
                 work()
                 step = state.withLock { $0.finished(sleeper) }
             case .wait:
