@@ -112,6 +112,8 @@ import Testing
         for title in ["a", "b", "c", "d", "e"] {
             try await store.dispatch(AddTodo(title: title)).value
         }
+        // A promise can settle before the recorder, an interceptor, has appended its item.
+        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
         #expect(stream.droppedCount == 3)
         gate.signal()
         gate.signal()
@@ -131,9 +133,11 @@ import Testing
         }
         let store = TodoApp.store(recordingInto: [stream])
         try await store.dispatch(AddTodo(title: "a")).value
+        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
         stream.flush()
         #expect(stream.outputFailure is Full)
         try await store.dispatch(AddTodo(title: "b")).value
+        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
         stream.flush()
         #expect(calls.withLock { $0 } == 1)
         #expect(store.state.todos.count == 2)

@@ -132,7 +132,10 @@ enum TodoApp {
         try await store.dispatch(AddTodoAction(title: "taxes", urgent: true)).value
         try await store.dispatch(AddTodoAction(title: "plants", urgent: false)).value
         try await store.dispatch(ToggleTodo(index: 1)).value
-        try await waitUntil(timeout: .seconds(10)) { store.state.toggles == 2 }
+        try await waitUntil(timeout: .seconds(60)) { store.state.toggles == 2 }
+        // The recorder appends an item once `next` has returned, after the state changed: the
+        // store is idle once the last item's interceptors, the recorder's included, are done.
+        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
     }
 
     /// A fresh store for replays: the state and updaters, no interceptors.
