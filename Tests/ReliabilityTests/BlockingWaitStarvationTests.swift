@@ -17,22 +17,24 @@ private struct OuterBlockingSideEffect: SideEffect {
     }
 }
 
-/// Item 7: side effects that block on side effects that block on updaters (`wait(timeout:)`, the
-/// `Hydra.await` replacement) never starve each other of a thread, however many block at once.
-@Suite struct BlockingWaitStarvationTests {
-    /// 256 (each holding a thread while it waits: up to 512 threads); under the thread sanitizer,
-    /// where each thread costs many times more and the other tests share the machine, 64.
-    static var outerCount: Int { isRunningUnderThreadSanitizer ? 64 : 256 }
+extension ReliabilityStorms {
+    /// Item 7: side effects that block on side effects that block on updaters (`wait(timeout:)`, the
+    /// `Hydra.await` replacement) never starve each other of a thread, however many block at once.
+    @Suite struct BlockingWaitStarvationTests {
+        /// 256 (each holding a thread while it waits: up to 512 threads); under the thread sanitizer,
+        /// where each thread costs many times more and the other tests share the machine, 64.
+        static var outerCount: Int { isRunningUnderThreadSanitizer ? 64 : 256 }
 
-    // Async, so the test itself does not hold a thread of the cooperative pool while it waits.
-    @Test func sideEffectsBlockingOnNestedSideEffects_256AtOnce_allCompleteAndApplyTheirUpdaters() async throws {
-        let store = LoadStore()
-        let outers = (0 ..< Self.outerCount).map { store.dispatch(OuterBlockingSideEffect(id: $0)) }
-        let settled = await waitUntil { outers.allSatisfy { !$0.isPending } }
-        #expect(settled)
-        for promise in outers {
-            #expect(throws: Never.self) { try promise.wait(timeout: .seconds(1)) }
+        // Async, so the test itself does not hold a thread of the cooperative pool while it waits.
+        @Test func sideEffectsBlockingOnNestedSideEffects_256AtOnce_allCompleteAndApplyTheirUpdaters() async throws {
+            let store = LoadStore()
+            let outers = (0 ..< Self.outerCount).map { store.dispatch(OuterBlockingSideEffect(id: $0)) }
+            let settled = await waitUntil { outers.allSatisfy { !$0.isPending } }
+            #expect(settled)
+            for promise in outers {
+                #expect(throws: Never.self) { try promise.wait(timeout: .seconds(1)) }
+            }
+            #expect(store.state.seq == Self.outerCount)
         }
-        #expect(store.state.seq == Self.outerCount)
     }
 }

@@ -70,175 +70,177 @@ final class DeferredExecutor: Executor, @unchecked Sendable {
     }
 }
 
-/// Item 3: the last reference to a store dropped from another thread while 10,000 items wait:
-/// the items hold the store until they are handled, then it and everything it owns is freed.
-@Suite(.serialized) struct ReleaseUnderLoadTests {
-    static let pendingItems = 10_000
+extension ReliabilityStorms {
+    /// Item 3: the last reference to a store dropped from another thread while 10,000 items wait:
+    /// the items hold the store until they are handled, then it and everything it owns is freed.
+    @Suite(.serialized) struct ReleaseUnderLoadTests {
+        static let pendingItems = 10_000
 
-    /// What the test keeps of a store after giving away its only strong reference.
-    struct Weak {
-        let store: WeakBox<BridgedStore>
-        let dependencies: WeakBox<BridgedDependencies>
-        let bridge: WeakBox<NotificationBridge>
-        let heartbeat: WeakBox<NotificationBridgeSubscription>
-        let probe: WeakBox<InterceptorProbe>
-    }
-
-    /// Builds a store whose only strong reference is in `holder`.
-    private func makeStore(
-        holder: Shared<BridgedStore?>,
-        afterwardsRuleFired: Counter,
-        heartbeats: Counter,
-        executor: (any Executor)?
-    ) throws -> Weak {
-        let probe = InterceptorProbe()
-        let probing: StoreInterceptor = { _ in { next in { item in _ = probe; try next(item) } } }
-        let observer = ObserverInterceptor.observe(notificationCenter: releaseCenter, reporter: { _ in }) {
-            OnNotification(.releaseHeartbeat) { _ in heartbeats.increment(); return RuleAdd(amount: 1) }
-            OnNotification(.releaseAfterwards) { _ in afterwardsRuleFired.increment(); return RuleAdd(amount: 1) }
+        /// What the test keeps of a store after giving away its only strong reference.
+        struct Weak {
+            let store: WeakBox<BridgedStore>
+            let dependencies: WeakBox<BridgedDependencies>
+            let bridge: WeakBox<NotificationBridge>
+            let heartbeat: WeakBox<NotificationBridgeSubscription>
+            let probe: WeakBox<InterceptorProbe>
         }
-        let configuration = executor.map { BridgedStore.Configuration(stateInitializerAsyncProvider: $0) } ?? .init()
-        let store = BridgedStore(
-            interceptors: [probing, observer, legacyParts.middlewareInterceptor {}],
-            stateInitializer: { LoadState() },
-            configuration: configuration
-        )
-        store.addListener { _, _ in }
-        let heartbeat = try #require(store.dependencies.heartbeat)
-        let weak = Weak(
-            store: WeakBox(store),
-            dependencies: WeakBox(store.dependencies),
-            bridge: WeakBox(store.dependencies.bridge),
-            heartbeat: WeakBox(heartbeat),
-            probe: WeakBox(probe)
-        )
-        holder.mutate { $0 = store }
-        return weak
-    }
 
-    /// Dispatches the mix of 10,000 items from 4 threads; returns the promises' ledger and plan.
-    private func dispatchPending(to holder: Shared<BridgedStore?>) async throws -> (PromiseLedger, [PlannedItem]) {
-        let items = (0..<Self.pendingItems).map { PlannedItem(id: $0, faults: false) }
-        let ledger = PromiseLedger(count: items.count)
-        let queue = DispatchQueue(label: "ReliabilityTests.release.promises", attributes: .concurrent)
-        let store = try #require(holder.get())
-        let perThread = items.count / 4
-        let finished = await runConcurrently(threads: 4) { thread in
-            for index in (thread * perThread)..<((thread + 1) * perThread) {
-                let item = items[index]
+        /// Builds a store whose only strong reference is in `holder`.
+        private func makeStore(
+            holder: Shared<BridgedStore?>,
+            afterwardsRuleFired: Counter,
+            heartbeats: Counter,
+            executor: (any Executor)?
+        ) throws -> Weak {
+            let probe = InterceptorProbe()
+            let probing: StoreInterceptor = { _ in { next in { item in _ = probe; try next(item) } } }
+            let observer = ObserverInterceptor.observe(notificationCenter: releaseCenter, reporter: { _ in }) {
+                OnNotification(.releaseHeartbeat) { _ in heartbeats.increment(); return RuleAdd(amount: 1) }
+                OnNotification(.releaseAfterwards) { _ in afterwardsRuleFired.increment(); return RuleAdd(amount: 1) }
+            }
+            let configuration = executor.map { BridgedStore.Configuration(stateInitializerAsyncProvider: $0) } ?? .init()
+            let store = BridgedStore(
+                interceptors: [probing, observer, legacyParts.middlewareInterceptor {}],
+                stateInitializer: { LoadState() },
+                configuration: configuration
+            )
+            store.addListener { _, _ in }
+            let heartbeat = try #require(store.dependencies.heartbeat)
+            let weak = Weak(
+                store: WeakBox(store),
+                dependencies: WeakBox(store.dependencies),
+                bridge: WeakBox(store.dependencies.bridge),
+                heartbeat: WeakBox(heartbeat),
+                probe: WeakBox(probe)
+            )
+            holder.mutate { $0 = store }
+            return weak
+        }
+
+        /// Dispatches the mix of 10,000 items from 4 threads; returns the promises' ledger and plan.
+        private func dispatchPending(to holder: Shared<BridgedStore?>) async throws -> (PromiseLedger, [PlannedItem]) {
+            let items = (0..<Self.pendingItems).map { PlannedItem(id: $0, faults: false) }
+            let ledger = PromiseLedger(count: items.count)
+            let queue = CallbackQueues(label: "ReliabilityTests.release.promises")
+            let store = try #require(holder.get())
+            let perThread = items.count / 4
+            let finished = await runConcurrently(threads: 4) { thread in
+                for index in (thread * perThread)..<((thread + 1) * perThread) {
+                    let item = items[index]
+                    switch item.kind {
+                    case .add:
+                        ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
+                    case .legacyAdd:
+                        ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
+                    case .compute:
+                        ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                    case .touch:
+                        ledger.watch(store.anyDispatch(Touch(id: item.id)), index: index, on: queue) { _ in nil }
+                    case .asyncDeposit:
+                        ledger.watch(store.dispatch(AsyncDeposit(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                    case .asyncCompute:
+                        ledger.watch(store.dispatch(AsyncCompute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                    }
+                }
+            }
+            #expect(finished)
+            return (ledger, items)
+        }
+
+        /// Drops the only strong reference from a thread of its own; the items waiting keep the store.
+        private func dropReference(_ holder: Shared<BridgedStore?>, weak: Weak) async {
+            let released = await runConcurrently(threads: 1) { _ in holder.mutate { $0 = nil } }
+            #expect(released)
+            #expect(weak.store.value != nil, "the store went while its items waited")
+        }
+
+        /// Every pending item was handled: no promise was rejected because the store went away.
+        /// Updaters and `Compute` have their usual outcome; the side effects typed for
+        /// `LoadDependencies` are handled and rejected because this store's dependencies are
+        /// `BridgedDependencies` (what matters here is that they reached the store, not what they did).
+        private func expectAllHandled(_ ledger: PromiseLedger, _ items: [PlannedItem]) async {
+            #expect(await waitUntil { ledger.settledCount == items.count }, "settled \(ledger.settledCount) of \(items.count)")
+            #expect(ledger.settledMoreThanOnce == 0)
+            var wrong: [String] = []
+            for (index, item) in items.enumerated() {
+                let outcome = ledger.outcome(index)
+                let handled: Bool
                 switch item.kind {
-                case .add:
-                    ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
-                case .legacyAdd:
-                    ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
-                case .compute:
-                    ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
-                case .touch:
-                    ledger.watch(store.anyDispatch(Touch(id: item.id)), index: index, on: queue) { _ in nil }
-                case .asyncDeposit:
-                    ledger.watch(store.dispatch(AsyncDeposit(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
-                case .asyncCompute:
-                    ledger.watch(store.dispatch(AsyncCompute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
+                case .add, .legacyAdd, .compute:
+                    handled = outcome == item.expectedOutcome
+                case .touch, .asyncDeposit, .asyncCompute:
+                    if case .rejected(let description)? = outcome {
+                        handled = description.contains("needs a Katana.SideEffectContext<")
+                    } else {
+                        handled = false
+                    }
+                }
+                if !handled, wrong.count < 10 {
+                    wrong.append("item \(item.id) \(item.kind): \(String(describing: outcome))")
                 }
             }
+            #expect(wrong.isEmpty, "\(wrong)")
         }
-        #expect(finished)
-        return (ledger, items)
-    }
 
-    /// Drops the only strong reference from a thread of its own; the items waiting keep the store.
-    private func dropReference(_ holder: Shared<BridgedStore?>, weak: Weak) async {
-        let released = await runConcurrently(threads: 1) { _ in holder.mutate { $0 = nil } }
-        #expect(released)
-        #expect(weak.store.value != nil, "the store went while its items waited")
-    }
-
-    /// Every pending item was handled: no promise was rejected because the store went away.
-    /// Updaters and `Compute` have their usual outcome; the side effects typed for
-    /// `LoadDependencies` are handled and rejected because this store's dependencies are
-    /// `BridgedDependencies` (what matters here is that they reached the store, not what they did).
-    private func expectAllHandled(_ ledger: PromiseLedger, _ items: [PlannedItem]) async {
-        #expect(await waitUntil { ledger.settledCount == items.count }, "settled \(ledger.settledCount) of \(items.count)")
-        #expect(ledger.settledMoreThanOnce == 0)
-        var wrong: [String] = []
-        for (index, item) in items.enumerated() {
-            let outcome = ledger.outcome(index)
-            let handled: Bool
-            switch item.kind {
-            case .add, .legacyAdd, .compute:
-                handled = outcome == item.expectedOutcome
-            case .touch, .asyncDeposit, .asyncCompute:
-                if case .rejected(let description)? = outcome {
-                    handled = description.contains("needs a Katana.SideEffectContext<")
-                } else {
-                    handled = false
-                }
-            }
-            if !handled, wrong.count < 10 {
-                wrong.append("item \(item.id) \(item.kind): \(String(describing: outcome))")
-            }
+        /// The store, its dependencies, its bridge and the bridge's subscription, and its interceptor
+        /// chain are all deallocated; the observer's notification observers are gone.
+        private func expectEverythingFreed(_ weak: Weak, afterwardsRuleFired: Counter, heartbeats: Counter) async throws {
+            #expect(await waitUntil { weak.store.value == nil }, "the store outlived its work")
+            #expect(await waitUntil { weak.dependencies.value == nil }, "dependencies leaked")
+            #expect(await waitUntil { weak.bridge.value == nil }, "bridge leaked")
+            #expect(await waitUntil { weak.heartbeat.value == nil }, "bridge subscription leaked")
+            #expect(await waitUntil { weak.probe.value == nil }, "interceptor chain leaked")
+            // The observer's notification observers are removed: a post dispatches nothing.
+            releaseCenter.post(name: .releaseAfterwards, object: nil)
+            #expect(afterwardsRuleFired.value == 0)
+            // And the heartbeat timer is gone with the bridge.
+            let beats = heartbeats.value
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(heartbeats.value == beats)
         }
-        #expect(wrong.isEmpty, "\(wrong)")
-    }
 
-    /// The store, its dependencies, its bridge and the bridge's subscription, and its interceptor
-    /// chain are all deallocated; the observer's notification observers are gone.
-    private func expectEverythingFreed(_ weak: Weak, afterwardsRuleFired: Counter, heartbeats: Counter) async throws {
-        #expect(await waitUntil { weak.store.value == nil }, "the store outlived its work")
-        #expect(await waitUntil { weak.dependencies.value == nil }, "dependencies leaked")
-        #expect(await waitUntil { weak.bridge.value == nil }, "bridge leaked")
-        #expect(await waitUntil { weak.heartbeat.value == nil }, "bridge subscription leaked")
-        #expect(await waitUntil { weak.probe.value == nil }, "interceptor chain leaked")
-        // The observer's notification observers are removed: a post dispatches nothing.
-        releaseCenter.post(name: .releaseAfterwards, object: nil)
-        #expect(afterwardsRuleFired.value == 0)
-        // And the heartbeat timer is gone with the bridge.
-        let beats = heartbeats.value
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(heartbeats.value == beats)
-    }
+        @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllHandled_thenEverythingDeallocated() async throws {
+            let holder = Shared<BridgedStore?>(nil)
+            let afterwards = Counter()
+            let heartbeats = Counter()
+            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
+            // The heartbeat really reaches the store through the observer while it runs.
+            #expect(await waitUntil { heartbeats.value >= 3 })
 
-    @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllHandled_thenEverythingDeallocated() async throws {
-        let holder = Shared<BridgedStore?>(nil)
-        let afterwards = Counter()
-        let heartbeats = Counter()
-        let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
-        // The heartbeat really reaches the store through the observer while it runs.
-        #expect(await waitUntil { heartbeats.value >= 3 })
+            let entered = DispatchSemaphore(value: 0)
+            let gate = DispatchSemaphore(value: 0)
+            let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
+            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
+            #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
 
-        let entered = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
-        let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
-        // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
-        #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
+            let (ledger, items) = try await dispatchPending(to: holder)
+            #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
 
-        let (ledger, items) = try await dispatchPending(to: holder)
-        #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
+            await dropReference(holder, weak: weak)
+            gate.signal()
+            await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
 
-        await dropReference(holder, weak: weak)
-        gate.signal()
-        await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
+            await expectAllHandled(ledger, items)
+            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
+        }
 
-        await expectAllHandled(ledger, items)
-        try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
-    }
+        @Test func releasedBeforeItWasReady_10000PendingItemsAllHandledOnceReady_thenEverythingDeallocated() async throws {
+            let holder = Shared<BridgedStore?>(nil)
+            let afterwards = Counter()
+            let heartbeats = Counter()
+            let executor = DeferredExecutor()
+            let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
+            #expect(holder.get()?.isReady == false)
 
-    @Test func releasedBeforeItWasReady_10000PendingItemsAllHandledOnceReady_thenEverythingDeallocated() async throws {
-        let holder = Shared<BridgedStore?>(nil)
-        let afterwards = Counter()
-        let heartbeats = Counter()
-        let executor = DeferredExecutor()
-        let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
-        #expect(holder.get()?.isReady == false)
+            let (ledger, items) = try await dispatchPending(to: holder)
+            #expect(ledger.settledCount == 0, "items were handled before the store was ready")
 
-        let (ledger, items) = try await dispatchPending(to: holder)
-        #expect(ledger.settledCount == 0, "items were handled before the store was ready")
-
-        await dropReference(holder, weak: weak)
-        #expect(ledger.settledCount == 0, "items were handled or dropped before the store was ready")
-        // The start-up runs now, for a store that nobody outside holds: it handles what waited.
-        executor.runPending()
-        await expectAllHandled(ledger, items)
-        try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
+            await dropReference(holder, weak: weak)
+            #expect(ledger.settledCount == 0, "items were handled or dropped before the store was ready")
+            // The start-up runs now, for a store that nobody outside holds: it handles what waited.
+            executor.runPending()
+            await expectAllHandled(ledger, items)
+            try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
+        }
     }
 }

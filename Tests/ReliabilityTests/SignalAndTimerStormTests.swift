@@ -47,158 +47,160 @@ final class StormRecorder: @unchecked Sendable {
     var postsAfterCancel: Int { lock.withLock { lateForCancelled } }
 }
 
-/// Item 4: signal storms and timer storms.
-@Suite struct SignalAndTimerStormTests {
-    static let signals = 10_000
-    static let timers = 10_000
+extension ReliabilityStorms {
+    /// Item 4: signal storms and timer storms.
+    @Suite struct SignalAndTimerStormTests {
+        static let signals = 10_000
+        static let timers = 10_000
 
-    /// 10,000 SIGUSR1 sent to the process from two threads while two bridges listen; one
-    /// subscription is cancelled in the middle of the storm. Runs with exclusive signal access, so
-    /// it never overlaps the NotificationBridgeTests signal suite.
-    @Test func sigusr1Storm_10000Signals_noCrash_posts_andCancelMidStormIsHonoured() async throws {
-        let ran: Void? = try await withExclusiveSignalAccess(holder: "ReliabilityTests.sigusr1Storm") {
-            var original = sigaction()
-            sigaction(SIGUSR1, nil, &original)
-            // Known disposition: ignored, so a signal arriving after the last cancel is harmless.
-            var ignore = sigaction()
-            ignore.__sigaction_handler.sa_handler = SIG_IGN
-            sigemptyset(&ignore.sa_mask)
-            sigaction(SIGUSR1, &ignore, nil)
-            defer { sigaction(SIGUSR1, &original, nil) }
+        /// 10,000 SIGUSR1 sent to the process from two threads while two bridges listen; one
+        /// subscription is cancelled in the middle of the storm. Runs with exclusive signal access, so
+        /// it never overlaps the NotificationBridgeTests signal suite.
+        @Test func sigusr1Storm_10000Signals_noCrash_posts_andCancelMidStormIsHonoured() async throws {
+            let ran: Void? = try await withExclusiveSignalAccess(holder: "ReliabilityTests.sigusr1Storm") {
+                var original = sigaction()
+                sigaction(SIGUSR1, nil, &original)
+                // Known disposition: ignored, so a signal arriving after the last cancel is harmless.
+                var ignore = sigaction()
+                ignore.__sigaction_handler.sa_handler = SIG_IGN
+                sigemptyset(&ignore.sa_mask)
+                sigaction(SIGUSR1, &ignore, nil)
+                defer { sigaction(SIGUSR1, &original, nil) }
 
-            try await storm()
-        }
-        #expect(ran != nil, "exclusive signal access not granted (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
-    }
-
-    private func storm() async throws {
-        let center = NotificationCenter()
-        let recorder = StormRecorder(center: center)
-        let cancelledBridge = NotificationBridge(center: center)
-        let witnessBridge = NotificationBridge(center: center)
-        let cancelled = try cancelledBridge.post(.stormCancelled, onSignal: SIGUSR1)
-        // The witness keeps SIGUSR1 subscribed after the cancel, so the second half of the storm
-        // still reaches the bridges: any post of the cancelled subscription would show.
-        let witness = try witnessBridge.post(.stormWitness, onSignal: SIGUSR1)
-        defer { witness.cancel() }
-
-        let sent = Counter()
-        let failedKills = Counter()
-        let cancelDone = Shared(false)
-        let atCancel = Shared((cancelled: 0, witness: 0, sent: 0))
-        let half = Self.signals / 2
-        let quarter = half / 2
-        let sendOne: @Sendable () -> Void = {
-            if kill(getpid(), SIGUSR1) != 0 { failedKills.increment() }
-            sent.increment()
-        }
-
-        // First half of the storm, from two threads, with both subscriptions.
-        #expect(await runConcurrently(threads: 2) { _ in for _ in 0..<quarter { sendOne() } })
-        #expect(await waitUntil { recorder.count(.stormCancelled) >= 1 && recorder.count(.stormWitness) >= 1 })
-
-        // Second half, from two threads, while a third cancels once 10% of it has been sent.
-        // Thread 0 never stops; thread 1 pauses after 60% of its share until the cancel has
-        // returned (at most 30 s), so the storm surely goes on after the cancel.
-        let secondHalf = await runConcurrently(threads: 3) { thread in
-            switch thread {
-            case 0:
-                for _ in 0..<quarter { sendOne() }
-            case 1:
-                for _ in 0..<(quarter * 6 / 10) { sendOne() }
-                let deadline = Date().addingTimeInterval(30)
-                while !cancelDone.get(), Date() < deadline { usleep(100) }
-                for _ in 0..<(quarter - quarter * 6 / 10) { sendOne() }
-            default:
-                let deadline = Date().addingTimeInterval(30)
-                while sent.value < half + half / 10, Date() < deadline { sched_yield() }
-                cancelled.cancel()
-                recorder.markCancelReturned()
-                atCancel.mutate {
-                    $0 = (recorder.count(.stormCancelled), recorder.count(.stormWitness), sent.value)
-                }
-                cancelDone.mutate { $0 = true }
+                try await storm()
             }
+            #expect(ran != nil, "exclusive signal access not granted (held by \(ExclusiveSignalAccess.currentHolder ?? "nobody"))")
         }
-        #expect(secondHalf)
-        let cancelledPosts = atCancel.get().cancelled
-        let witnessAtCancel = atCancel.get().witness
-        #expect(atCancel.get().sent < Self.signals, "the cancel came after the storm: \(atCancel.get().sent) sent")
 
-        // The storm went on after the cancel (the witness still posts): one more signal makes sure
-        // of it whatever the kernel merged, then both posting queues are drained.
-        #expect(await waitUntil {
-            kill(getpid(), SIGUSR1)
-            return recorder.count(.stormWitness) > witnessAtCancel
-        })
-        cancelledBridge.queue.sync {}
-        witnessBridge.queue.sync {}
+        private func storm() async throws {
+            let center = NotificationCenter()
+            let recorder = StormRecorder(center: center)
+            let cancelledBridge = NotificationBridge(center: center)
+            let witnessBridge = NotificationBridge(center: center)
+            let cancelled = try cancelledBridge.post(.stormCancelled, onSignal: SIGUSR1)
+            // The witness keeps SIGUSR1 subscribed after the cancel, so the second half of the storm
+            // still reaches the bridges: any post of the cancelled subscription would show.
+            let witness = try witnessBridge.post(.stormWitness, onSignal: SIGUSR1)
+            defer { witness.cancel() }
 
-        #expect(sent.value == Self.signals)
-        #expect(failedKills.value == 0)
-        #expect(!cancelled.isActive)
-        #expect(recorder.postsAfterCancel == 0)
-        #expect(recorder.count(.stormCancelled) == cancelledPosts)
-        // The kernel merges pending signals: at least one post, never more than one per signal.
-        #expect(cancelledPosts >= 1 && cancelledPosts <= Self.signals)
-        #expect(recorder.count(.stormWitness) <= Self.signals + 1_000)
-    }
+            let sent = Counter()
+            let failedKills = Counter()
+            let cancelDone = Shared(false)
+            let atCancel = Shared((cancelled: 0, witness: 0, sent: 0))
+            let half = Self.signals / 2
+            let quarter = half / 2
+            let sendOne: @Sendable () -> Void = {
+                if kill(getpid(), SIGUSR1) != 0 { failedKills.increment() }
+                sent.increment()
+            }
 
-    /// 10,000 timers (one-shot and repeating, with and without delay) created and cancelled on one
-    /// bridge from 4 threads; nothing posts after its cancel returned.
-    @Test func timerStorm_10000TimersCreatedAndCancelledFrom4Threads_noPostAfterCancel() async throws {
-        let center = NotificationCenter()
-        let bridge = NotificationBridge(center: center)
-        let prefix = "ReliabilityTests.timer."
-        let ledger = TimerLedger(count: Self.timers)
-        let observation = center.addObserver(forName: nil, object: bridge, queue: nil) { note in
-            guard note.name.rawValue.hasPrefix(prefix),
-                  let index = Int(note.name.rawValue.dropFirst(prefix.count)) else { return }
-            ledger.posted(index, fireCount: note.userInfo?[NotificationBridge.fireCountKey] as? Int)
-        }
-        defer { center.removeObserver(observation) }
+            // First half of the storm, from two threads, with both subscriptions.
+            #expect(await runConcurrently(threads: 2) { _ in for _ in 0..<quarter { sendOne() } })
+            #expect(await waitUntil { recorder.count(.stormCancelled) >= 1 && recorder.count(.stormWitness) >= 1 })
 
-        let failures = Shared<[String]>([])
-        let perThread = Self.timers / 4
-        let finished = await runConcurrently(threads: 4) { thread in
-            for index in (thread * perThread)..<((thread + 1) * perThread) {
-                let name = Notification.Name(prefix + String(index))
-                do {
-                    let subscription: NotificationBridgeSubscription
-                    switch index % 4 {
-                    case 0: subscription = try bridge.post(name, after: .zero)
-                    case 1: subscription = try bridge.post(name, after: .microseconds(200))
-                    case 2: subscription = try bridge.post(name, every: .milliseconds(1))
-                    default: subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
+            // Second half, from two threads, while a third cancels once 10% of it has been sent.
+            // Thread 0 never stops; thread 1 pauses after 60% of its share until the cancel has
+            // returned (at most 30 s), so the storm surely goes on after the cancel.
+            let secondHalf = await runConcurrently(threads: 3) { thread in
+                switch thread {
+                case 0:
+                    for _ in 0..<quarter { sendOne() }
+                case 1:
+                    for _ in 0..<(quarter * 6 / 10) { sendOne() }
+                    let deadline = Date().addingTimeInterval(30)
+                    while !cancelDone.get(), Date() < deadline { usleep(100) }
+                    for _ in 0..<(quarter - quarter * 6 / 10) { sendOne() }
+                default:
+                    let deadline = Date().addingTimeInterval(30)
+                    while sent.value < half + half / 10, Date() < deadline { sched_yield() }
+                    cancelled.cancel()
+                    recorder.markCancelReturned()
+                    atCancel.mutate {
+                        $0 = (recorder.count(.stormCancelled), recorder.count(.stormWitness), sent.value)
                     }
-                    if index % 100 == 3 {
-                        // Every 100th repeating timer is left to fire twice before it is cancelled.
-                        let deadline = Date().addingTimeInterval(30)
-                        while ledger.count(index) < 2, Date() < deadline { usleep(200) }
-                    } else if index % 3 == 0 {
-                        usleep(UInt32(index % 500))
-                    }
-                    subscription.cancel()
-                    ledger.cancelled(index)
-                } catch {
-                    failures.mutate { $0.append("timer \(index): \(error)") }
+                    cancelDone.mutate { $0 = true }
                 }
             }
-        }
-        #expect(finished)
-        #expect(failures.get().isEmpty, "\(failures.get())")
+            #expect(secondHalf)
+            let cancelledPosts = atCancel.get().cancelled
+            let witnessAtCancel = atCancel.get().witness
+            #expect(atCancel.get().sent < Self.signals, "the cancel came after the storm: \(atCancel.get().sent) sent")
 
-        // Drain the posting queue, and give any stray timer event time to show.
-        bridge.queue.sync {}
-        try await Task.sleep(for: .milliseconds(50))
-        bridge.queue.sync {}
+            // The storm went on after the cancel (the witness still posts): one more signal makes sure
+            // of it whatever the kernel merged, then both posting queues are drained.
+            #expect(await waitUntil {
+                kill(getpid(), SIGUSR1)
+                return recorder.count(.stormWitness) > witnessAtCancel
+            })
+            cancelledBridge.queue.sync {}
+            witnessBridge.queue.sync {}
 
-        #expect(ledger.postsAfterCancel == [], "posted after cancel: \(ledger.postsAfterCancel.prefix(10))")
-        #expect(bridge.activeSubscriptions.isEmpty)
-        for index in stride(from: 3, to: Self.timers, by: 100) {
-            #expect(ledger.fireCounts(index).prefix(2) == [1, 2], "timer \(index)")
+            #expect(sent.value == Self.signals)
+            #expect(failedKills.value == 0)
+            #expect(!cancelled.isActive)
+            #expect(recorder.postsAfterCancel == 0)
+            #expect(recorder.count(.stormCancelled) == cancelledPosts)
+            // The kernel merges pending signals: at least one post, never more than one per signal.
+            #expect(cancelledPosts >= 1 && cancelledPosts <= Self.signals)
+            #expect(recorder.count(.stormWitness) <= Self.signals + 1_000)
         }
-        #expect(ledger.everFired >= Self.timers / 100)
+
+        /// 10,000 timers (one-shot and repeating, with and without delay) created and cancelled on one
+        /// bridge from 4 threads; nothing posts after its cancel returned.
+        @Test func timerStorm_10000TimersCreatedAndCancelledFrom4Threads_noPostAfterCancel() async throws {
+            let center = NotificationCenter()
+            let bridge = NotificationBridge(center: center)
+            let prefix = "ReliabilityTests.timer."
+            let ledger = TimerLedger(count: Self.timers)
+            let observation = center.addObserver(forName: nil, object: bridge, queue: nil) { note in
+                guard note.name.rawValue.hasPrefix(prefix),
+                      let index = Int(note.name.rawValue.dropFirst(prefix.count)) else { return }
+                ledger.posted(index, fireCount: note.userInfo?[NotificationBridge.fireCountKey] as? Int)
+            }
+            defer { center.removeObserver(observation) }
+
+            let failures = Shared<[String]>([])
+            let perThread = Self.timers / 4
+            let finished = await runConcurrently(threads: 4) { thread in
+                for index in (thread * perThread)..<((thread + 1) * perThread) {
+                    let name = Notification.Name(prefix + String(index))
+                    do {
+                        let subscription: NotificationBridgeSubscription
+                        switch index % 4 {
+                        case 0: subscription = try bridge.post(name, after: .zero)
+                        case 1: subscription = try bridge.post(name, after: .microseconds(200))
+                        case 2: subscription = try bridge.post(name, every: .milliseconds(1))
+                        default: subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
+                        }
+                        if index % 100 == 3 {
+                            // Every 100th repeating timer is left to fire twice before it is cancelled.
+                            let deadline = Date().addingTimeInterval(30)
+                            while ledger.count(index) < 2, Date() < deadline { usleep(200) }
+                        } else if index % 3 == 0 {
+                            usleep(UInt32(index % 500))
+                        }
+                        subscription.cancel()
+                        ledger.cancelled(index)
+                    } catch {
+                        failures.mutate { $0.append("timer \(index): \(error)") }
+                    }
+                }
+            }
+            #expect(finished)
+            #expect(failures.get().isEmpty, "\(failures.get())")
+
+            // Drain the posting queue, and give any stray timer event time to show.
+            bridge.queue.sync {}
+            try await Task.sleep(for: .milliseconds(50))
+            bridge.queue.sync {}
+
+            #expect(ledger.postsAfterCancel == [], "posted after cancel: \(ledger.postsAfterCancel.prefix(10))")
+            #expect(bridge.activeSubscriptions.isEmpty)
+            for index in stride(from: 3, to: Self.timers, by: 100) {
+                #expect(ledger.fireCounts(index).prefix(2) == [1, 2], "timer \(index)")
+            }
+            #expect(ledger.everFired >= Self.timers / 100)
+        }
     }
 }
 

@@ -148,6 +148,25 @@ final class SequenceChecker: @unchecked Sendable {
     var problems: [String] { lock.withLock { violations } }
 }
 
+/// The queues the ledger's callbacks run on: a few serial queues, a promise's callbacks on the one
+/// its index picks, so callbacks of different promises still run on several threads at once.
+///
+/// Not one concurrent queue: on Linux a concurrent queue hands each of its blocks to the process's
+/// shared default-priority pool on its own, the pool Swift's global executor (and so every test's
+/// task) also runs on, and that pool takes blocks in order: hundreds of thousands of callbacks
+/// queued there held every other test in the process up for 20 s on a busy machine. A serial queue
+/// holds one place in that pool at a time and runs its blocks in turn.
+struct CallbackQueues: Sendable {
+    private let queues: [DispatchQueue]
+
+    init(label: String, count: Int = 4) {
+        queues = (0..<max(count, 1)).map { DispatchQueue(label: "\(label).\($0)") }
+    }
+
+    /// The queue for the promise at `index`.
+    func queue(for index: Int) -> DispatchQueue { queues[index % queues.count] }
+}
+
 /// What happened to each dispatch promise: how often it settled and with which outcome.
 final class PromiseLedger: @unchecked Sendable {
     enum Outcome: Equatable {
@@ -173,7 +192,8 @@ final class PromiseLedger: @unchecked Sendable {
     }
 
     /// Attaches the ledger to a dispatch promise; `value` maps a fulfilled value to what is checked.
-    func watch<V: Sendable>(_ promise: Promise<V>, index: Int, on queue: DispatchQueue, value: @escaping @Sendable (V) -> Int?) {
+    func watch<V: Sendable>(_ promise: Promise<V>, index: Int, on queues: CallbackQueues, value: @escaping @Sendable (V) -> Int?) {
+        let queue = queues.queue(for: index)
         promise.then(in: queue) { self.record(index, .fulfilled(value($0))) }
         promise.catch(in: queue) { self.record(index, .rejected(PromiseLedger.describe($0))) }
     }

@@ -163,7 +163,7 @@ final class LoadHarness: @unchecked Sendable {
     let listeners: [SequenceChecker]
     let center = NotificationCenter()
     let notificationName = Notification.Name("ReliabilityTests.load.notification")
-    let callbackQueue = DispatchQueue(label: "ReliabilityTests.promises", attributes: .concurrent)
+    let callbackQueues = CallbackQueues(label: "ReliabilityTests.promises")
     private(set) var store: LoadStore!
     private(set) var observerRuleCount = 0
 
@@ -246,7 +246,7 @@ final class LoadHarness: @unchecked Sendable {
     }
 
     private func dispatch(_ item: PlannedItem, index: Int) {
-        let queue = callbackQueue
+        let queue = callbackQueues
         switch item.kind {
         case .add:
             ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
