@@ -95,6 +95,11 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
         stream.droppedCount
     }
 
+    /// How many pages' live-stream connections are open.
+    var openLiveConnections: Int {
+        (try? server.get())?.openLiveConnections ?? 0
+    }
+
     /// Stops serving; the page's connections close.
     public func stop() {
         task.withLock { $0 }?.cancel()

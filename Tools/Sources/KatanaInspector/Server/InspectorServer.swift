@@ -18,6 +18,8 @@ public final class InspectorServer: Sendable {
     public let configuration: InspectorConfiguration
     let source: HistorySource
     let page: PageFiles
+    /// Live-stream connections not closed yet.
+    private let liveConnections = Locked(0)
 
     /// A server for the recording at `path`, read now: throws a ``RecordingError`` for a file
     /// that is missing, empty or not a recording, and ``InspectorError`` for a line that is too
@@ -35,6 +37,11 @@ public final class InspectorServer: Sendable {
         page = PageFiles.load()
     }
 
+    /// How many pages' live-stream connections are open.
+    var openLiveConnections: Int {
+        liveConnections.withLock { $0 }
+    }
+
     /// How many items the server has (for a live store, so far).
     public var itemCount: Int {
         source.history?.summary.count ?? 0
@@ -43,7 +50,7 @@ public final class InspectorServer: Sendable {
     /// Serves until the task running it is cancelled (or, with `stopsOnSignals`, the process gets
     /// `SIGTERM` or `SIGINT`); calls `onServing` with the page's address once it listens.
     public func run(stopsOnSignals: Bool = false, onServing: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: InspectorRequestContext.self)
         router.add(middleware: OriginCheck(loopbackOnly: configuration.token == nil))
         router.add(middleware: TokenCheck(token: configuration.token))
         addRoutes(to: router)
@@ -78,7 +85,7 @@ public final class InspectorServer: Sendable {
         return URL(string: "http://\(shownHost):\(port)/\(query)") ?? URL(fileURLWithPath: "/")
     }
 
-    private func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+    private func addRoutes(to router: Router<InspectorRequestContext>) {
         router.get("/") { _, _ in self.pageFile("index.html") }
         router.get("/:file") { _, context in self.pageFile(context.parameters.get("file") ?? "") }
         router.get("/api/summary") { _, _ in
@@ -111,7 +118,13 @@ public final class InspectorServer: Sendable {
             Self.number(request.uri.queryParameters["after"], default: 0) == nil ? .dontUpgrade : .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let after = Self.number(context.request.uri.queryParameters["after"], default: 0) ?? 0
-            try await LiveUpdates(source: self.source, timeout: self.configuration.slowClientTimeout).send(after: after, inbound: inbound, to: outbound)
+            let connection = context.requestContext.channel
+            self.liveConnections.withLock { $0 += 1 }
+            connection.closeFuture.whenComplete { _ in self.liveConnections.withLock { $0 -= 1 } }
+            let updates = LiveUpdates(source: self.source, timeout: self.configuration.slowClientTimeout) {
+                connection.close(promise: nil)
+            }
+            try await updates.send(after: after, inbound: inbound, to: outbound)
         }
     }
 

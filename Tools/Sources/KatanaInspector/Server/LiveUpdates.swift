@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// Sends a page the items recorded after the ones it has, then each new batch as it is recorded,
 /// until the page goes away. It reads the shared history at its own pace, so a page that reads
 /// slowly only falls behind itself; one that takes longer than `timeout` to accept a message is
-/// dropped.
+/// dropped: its connection is closed.
 struct LiveUpdates {
     /// Rows in one message at most.
     static let batchLimit = 5_000
@@ -15,6 +15,8 @@ struct LiveUpdates {
 
     let source: HistorySource
     let timeout: Duration
+    /// Closes the page's connection, when it has not taken a message within `timeout`.
+    let dropConnection: @Sendable () -> Void
 
     /// Sends the page, through `outbound`, what was recorded after position `after`, then what is
     /// recorded from now on; returns when the page closes the connection or was too slow.
@@ -76,6 +78,11 @@ struct LiveUpdates {
                 return false
             }
             let written = try await group.next() ?? false
+            if !written {
+                // Closed here, not by the WebSocket's closing handshake, whose close frame would
+                // wait on the full socket for as long as the page reads nothing.
+                dropConnection()
+            }
             group.cancelAll()
             if !written { throw SlowClient() }
         }

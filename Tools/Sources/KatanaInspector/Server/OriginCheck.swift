@@ -9,7 +9,7 @@ import NIOCore
 /// inspector answers on the loopback address without a token, a request for another host name (a
 /// name that a hostile site points at 127.0.0.1 to read the API as its own).
 struct OriginCheck: RouterMiddleware {
-    typealias Context = BasicWebSocketRequestContext
+    typealias Context = InspectorRequestContext
     /// Whether the inspector serves without a token (only on the loopback address).
     let loopbackOnly: Bool
 

@@ -6,7 +6,7 @@ import NIOCore
 /// Refuses every request that does not carry the inspector's token, when it has one: in the query
 /// (`?token=`) or in an `Authorization: Bearer` header.
 struct TokenCheck: RouterMiddleware {
-    typealias Context = BasicWebSocketRequestContext
+    typealias Context = InspectorRequestContext
     let token: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
