@@ -20,16 +20,26 @@ func registerSideEffectBenchmarks() {
     }
 
     Benchmark("Side effects: no-op AsyncSideEffect (all awaited) \(ops(count))", configuration: Configurations.burst()) { benchmark in
-        let store = BenchStore()
-        var promises: [Promise<Void>] = []
-        promises.reserveCapacity(count)
-        benchmark.startMeasurement()
-        for _ in 0 ..< count {
-            promises.append(store.dispatch(NoOpAsyncSideEffect()))
-        }
-        for promise in promises {
-            promise.settled("async side effect")
-        }
-        benchmark.stopMeasurement()
+        measureAwaitedBurst(of: NoOpAsyncSideEffect(), count: count, in: benchmark)
     }
+
+    Benchmark("Side effects: AsyncSideEffect that yields once (all awaited) \(ops(count))", configuration: Configurations.burst()) { benchmark in
+        measureAwaitedBurst(of: YieldingAsyncSideEffect(), count: count, in: benchmark)
+    }
+}
+
+/// Measures `count` dispatches of `sideEffect` to a new store, until every promise has settled.
+private func measureAwaitedBurst<Effect: AsyncSideEffect>(of sideEffect: Effect, count: Int, in benchmark: Benchmark)
+    where Effect.ReturnValue == Void, Effect.StateType == BenchState {
+    let store = BenchStore()
+    var promises: [Promise<Void>] = []
+    promises.reserveCapacity(count)
+    benchmark.startMeasurement()
+    for _ in 0 ..< count {
+        promises.append(store.dispatch(sideEffect))
+    }
+    for promise in promises {
+        promise.settled("\(Effect.self)")
+    }
+    benchmark.stopMeasurement()
 }

@@ -82,6 +82,15 @@ public struct NoOpAsyncSideEffect: AsyncSideEffect {
     public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) async throws {}
 }
 
+/// An async side effect that suspends once (it yields) and does nothing else: its task goes to
+/// Swift's global executor and ends there, as that of a side effect awaiting I/O would.
+public struct YieldingAsyncSideEffect: AsyncSideEffect {
+    public init() {}
+    public func sideEffect(_ context: SideEffectContext<BenchState, EmptySideEffectDependencyContainer>) async throws {
+        await Task.yield()
+    }
+}
+
 /// The state of the large-state benchmarks: one array of `Int`s.
 public struct ArrayState: State {
     public var items: [Int] = []

@@ -9,6 +9,7 @@ import KatanaRecording
 //   valgrind --tool=callgrind .build/release/KatanaProfile updaters 20000
 // Workloads: updaters, interceptors (ten closure interceptors), interceptors-fast (ten Interceptor
 // values), onchange, onchange-stored, keypath-listeners, listeners, sideeffects, asyncsideeffects,
+// asyncsideeffects-yielding (each body suspends once),
 // roundtrip, roundtrip-latency (each round trip timed on its own, and the dispatch call alone:
 // percentiles printed); and producer, which times the dispatching thread and the store's queue
 // separately (the queue held while 20,000 updaters are dispatched, then released), to see which
@@ -104,6 +105,12 @@ case "asyncsideeffects":
     let store = BenchStore()
     let promises = (0 ..< count).map { _ in store.dispatch(NoOpAsyncSideEffect()) }
     promises.forEach { $0.settled("async side effect") }
+case "asyncsideeffects-yielding":
+    // Async side effects that each suspend once: a task of its own each, ending on the global
+    // executor (what an async side effect that awaits I/O costs the store).
+    let store = BenchStore()
+    let promises = (0 ..< count).map { _ in store.dispatch(YieldingAsyncSideEffect()) }
+    promises.forEach { $0.settled("yielding async side effect") }
 case "bare-tasks":
     // The runtime's own cost of what an async side effect needs at least: a task started at once
     // on the dispatching thread, whose body awaits a nonisolated async function and reports its

@@ -17,7 +17,8 @@ extension SideEffectRunner {
     /// Starts, on this worker, the task of an async side effect taken as a task (no interceptors
     /// run first, no task starter), then returns the worker's next job: see ``makeTask(_:token:)``.
     /// A task that ends before the start returns (its body did not suspend) ends its entry and
-    /// takes the worker's next job itself, in one look at the registry (see ``StartOnWorker``).
+    /// takes the worker's next job itself, in one look at the registry, and runs it when it is an
+    /// async side effect too (see ``StartOnWorker``).
     /// Inlined into the worker's loop (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
     @inline(__always)
     func startTaskHere(_ job: Job, token: Registry.Token, on start: StartOnWorker) -> Registry.Taken? {
@@ -30,11 +31,14 @@ extension SideEffectRunner {
         } else {
             task = Task { await Self.runTask(job) }
         }
+        // The task may have gone on to later side effects (see ``StartOnWorker``): the one it
+        // suspended in is the one its handle belongs to.
+        let current = start.job ?? job
         start.job = nil
         if start.ended {
             return takeNextAfterEndedStart(start)
         }
-        let (cancelNow, next) = registry.withLock { $0.attach(task, to: token, thenTakeNextOn: start.thread) }
+        let (cancelNow, next) = registry.withLock { $0.attach(task, to: current.taskToken ?? token, thenTakeNextOn: start.thread) }
         cancelNow?.cancel()
         return next
     }
@@ -53,12 +57,15 @@ extension SideEffectRunner {
     /// What a worker is starting as a task, seen by that task through a thread-local slot: a task
     /// that finds its own job here ends before its worker's start has returned, on the worker's
     /// thread, and ends its entry and takes the worker's next job in one look at the registry
-    /// (``SideEffectRegistry/endTaskOnWorker(_:thenTakeNextOn:)``), leaving the job here. Only
-    /// the worker's thread touches it.
+    /// (``SideEffectRegistry/endTaskOnWorker(_:thenTakeNextOn:)``), leaving the job here. When
+    /// the job it took is an async side effect too, the task runs that one itself, in its place
+    /// here (``carryOn(with:on:)``): a burst of async side effects that do not suspend costs a
+    /// task per burst, not one each. Only the worker's thread touches it.
     final class StartOnWorker {
         /// The worker's thread (a kernel id).
         let thread: Int32
-        /// The job whose task the worker is starting; nil between starts.
+        /// The job whose task the worker is starting, or the one that task went on to; nil
+        /// between starts.
         var job: Job?
         /// Whether that task ended during the start, and the next job it took for the worker.
         var ended = false
@@ -95,32 +102,43 @@ extension SideEffectRunner {
     /// of its own (`nonisolated(nonsending)`): the side effect's body makes the one switch it needs.
     /// It keeps little across the await, so that the task's frames stay small (docs/PERFORMANCE.md,
     /// "Side effects: no-op AsyncSideEffect").
+    ///
+    /// A side effect whose body ended on its worker before the worker's start returned (it never
+    /// suspended) hands the task on to the worker's next async side effect, when one waits and
+    /// this task was not cancelled: see ``finishTask(_:outcome:)``.
     @inline(__always)
-    nonisolated(nonsending) static func runTask(_ job: Job) async {
-        guard case .start(let runner) = job.kind else { return }
-        // Cancelled before its handle reached the registry: the task cancels itself, so the body
-        // sees it from its first line.
-        if job.isCancellationRequested {
-            withUnsafeCurrentTask { $0?.cancel() }
+    nonisolated(nonsending) static func runTask(_ first: Job) async {
+        var job = first
+        while case .start(let runner) = job.kind {
+            // Cancelled before its handle reached the registry: the task cancels itself, so the
+            // body sees it from its first line.
+            if job.isCancellationRequested {
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            let outcome: Result<any Sendable, any Error>
+            if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
+                outcome = await runTraced(job, with: runner, logger: logger)
+            } else {
+                do {
+                    outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+            guard let next = finishTask(job, outcome: outcome) else { return }
+            job = next
         }
-        if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
-            await runTraced(job, with: runner, logger: logger)
-            return
-        }
-        let outcome: Result<any Sendable, any Error>
-        do {
-            outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
-        } catch {
-            outcome = .failure(error)
-        }
-        finishTask(job, outcome: outcome)
     }
 
-    /// ``runTask(_:)`` for a store that traces: the body runs inside a signpost interval. Apart, so
+    /// Runs a side effect's body inside a signpost interval, for a store that traces. Apart, so
     /// that an untraced task keeps no interval in its frame (docs/PERFORMANCE.md, "Side effects:
     /// no-op AsyncSideEffect").
     @inline(never)
-    nonisolated(nonsending) private static func runTraced(_ job: Job, with runner: ItemKind.AsyncSideEffectRunner, logger: SignpostLogger) async {
+    nonisolated(nonsending) private static func runTraced(
+        _ job: Job,
+        with runner: ItemKind.AsyncSideEffectRunner,
+        logger: SignpostLogger
+    ) async -> Result<any Sendable, any Error> {
         let interval = logger.begin(job.envelope.item, kind: SignpostLogger.Kind.sideEffect)
         let outcome: Result<any Sendable, any Error>
         do {
@@ -131,26 +149,34 @@ extension SideEffectRunner {
         if let interval {
             interval.logger.end(interval)
         }
-        finishTask(job, outcome: outcome)
+        return outcome
     }
 
     /// Ends a task's side effect: its entry goes, then its promise settles, so whoever sees the
     /// promise settled sees the side effect gone; the registry counts it as settling in between,
-    /// so a store that looks idle has settled it. A task that ends while its worker is starting it
-    /// also takes the worker's next job (see ``StartOnWorker``). A cancelled one's promise gets the
+    /// so a store that looks idle has settled it. A cancelled one's promise gets the
     /// cancellation's error, whether the canceller's rejection or the body's end comes first.
-    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) {
-        guard let owner = job.taskRunner, let token = job.taskToken else { return }
+    ///
+    /// A task that ends while its worker is starting it takes the worker's next job in the same
+    /// look at the registry (see ``StartOnWorker``). When that job is an async side effect too and
+    /// this task is not cancelled, the task runs it next: returned here. Its handle has not left
+    /// the worker yet, so only the side effects it ran can have cancelled it.
+    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) -> Job? {
+        guard let owner = job.taskRunner, let token = job.taskToken else { return nil }
         if let start = startOnWorker.current, start.job === job {
             let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
             settle(job, outcome: outcome, cancellation: cancellation)
+            if let next, next.entry.startsTaskWhenTaken, !Task.isCancelled {
+                return owner.carryOn(with: next, on: start)
+            }
             start.ended = true
             start.next = next
-            return
+            return nil
         }
         settle(job, outcome: outcome, cancellation: owner.registry.withLock { $0.endTask(token) })
         owner.registry.withLock { $0.taskSettled() }
         owner.activity.pokeIfWatched()
+        return nil
     }
 
     /// Settles a task's promise with its body's outcome, or with the error of its cancellation.
@@ -168,5 +194,19 @@ extension SideEffectRunner {
             stop.promise?.cancel(with: stop.reason.error(for: stop.itemType))
             stop.task?.cancel()
         }
+    }
+}
+
+extension SideEffectRunner {
+    /// The task of a side effect that ended during its worker's start goes on with `next`, the
+    /// async side effect it took for that worker: as the worker would after a job, it starts the
+    /// help the take asked for and tells watchers a side effect ended; the task is now `next`'s.
+    func carryOn(with next: Registry.Taken, on start: StartOnWorker) -> Job {
+        askForHelp(next)
+        activity.pokeIfWatched()
+        next.entry.taskRunner = self
+        next.entry.taskToken = next.token
+        start.job = next.entry
+        return next.entry
     }
 }

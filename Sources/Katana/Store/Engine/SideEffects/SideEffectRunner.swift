@@ -85,7 +85,7 @@ final class SideEffectRunner: @unchecked Sendable {
 
     // MARK: - Workers
 
-    private func startWorker() {
+    func startWorker() {
         threads.run { self.work() }
     }
 
@@ -95,7 +95,7 @@ final class SideEffectRunner: @unchecked Sendable {
     static var monitorInterval: DispatchTimeInterval { .microseconds(500) }
 
     /// Ticks the registry's monitor soon; it ticks again for as long as jobs wait at the limit.
-    private func scheduleMonitorTick() {
+    func scheduleMonitorTick() {
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.monitorInterval) {
             let tick = self.registry.withLock { $0.monitorTick { ThreadActivity.isAsleep($0) } }
             for _ in 0 ..< tick.startsWorkers {
@@ -118,18 +118,24 @@ final class SideEffectRunner: @unchecked Sendable {
         let previous = Self.startOnWorker.replace(with: start)
         defer { Self.startOnWorker.restore(previous) }
         while let job = taken {
-            if job.startsWorker {
-                startWorker()
-            }
-            if job.startsMonitor {
-                scheduleMonitorTick()
-            }
+            askForHelp(job)
             if job.entry.startsTaskWhenTaken, taskStarter == nil {
                 taken = startTaskHere(job.entry, token: job.token, on: start)
             } else {
                 taken = run(job.entry, token: job.token, thread: thread)
             }
             activity.pokeIfWatched()
+        }
+    }
+
+    /// Starts the worker or the monitor that taking `job` asked for.
+    @inline(__always)
+    func askForHelp(_ job: Registry.Taken) {
+        if job.startsWorker {
+            startWorker()
+        }
+        if job.startsMonitor {
+            scheduleMonitorTick()
         }
     }
 
