@@ -3,8 +3,8 @@ import Testing
 @testable import Katana
 
 /// An async side effect whose body ends without suspending, on the worker that started its task,
-/// hands that task on to the worker's next async side effect (docs/StoreAndThreading.md, "Async
-/// side effects"). Each side effect still behaves as one with a task of its own: cancellation
+/// hands that task on to the worker's next async side effect (docs/StoreAndThreading.md, "Side-effect
+/// workers"). Each side effect still behaves as one with a task of its own: cancellation
 /// reaches the one that is running and no other, and nothing is lost or reordered.
 ///
 /// The store gets a pool of one thread, so that the side effects queue behind the first one and
