@@ -48,11 +48,11 @@ import Testing
 
     @Test func aRecordingOfAnotherVersionNamesBoth() async throws {
         var all = lines(try await recordingData())
-        all[0] = all[0].replacingOccurrences(of: #""version":1"#, with: #""version":7"#)
+        all[0] = all[0].replacingOccurrences(of: #""version":2"#, with: #""version":7"#)
         let data = Data((all.joined(separator: "\n") + "\n").utf8)
-        let error = RecordingError.unsupportedVersion(source: "the recording", found: 7, supported: 1)
+        let error = RecordingError.unsupportedVersion(source: "the recording", found: 7, supported: 2)
         #expect(throws: error) { try Recording<TodoState>(data: data) }
-        #expect(error.description.contains("format version 7, but this version of KatanaRecording reads version 1"))
+        #expect(error.description.contains("format version 7, but this version of KatanaRecording reads versions 1 to 2"))
     }
 
     @Test func aRecordingOfAnotherStateTypeNamesBothAndTheWayToAcceptIt() async throws {

@@ -32,12 +32,20 @@ import Testing
         #expect(reader.header.stateType == String(reflecting: TodoState.self))
         #expect(reader.header.statesRecorded)
         var previous = try #require(reader.header.initialState)
+        var entriesRead = 0
+        var endsRead: [RecordedEnd] = []
         for (index, line) in lines.enumerated().dropFirst() {
-            guard case let .entry(entry, changes) = try reader.read(line, number: index + 1) else {
-                Issue.record("line \(index + 1) is not an item")
+            let read = try reader.read(line, number: index + 1)
+            if case .end(let end) = read {
+                endsRead.append(end)
                 continue
             }
-            let expected = whole.entries[index - 1]
+            guard case let .entry(entry, changes) = read else {
+                Issue.record("line \(index + 1) is neither an item nor an end")
+                continue
+            }
+            let expected = whole.entries[entriesRead]
+            entriesRead += 1
             #expect(entry.position == expected.position)
             #expect(entry.typeName == expected.typeName)
             #expect(entry.stateAfter == expected.stateAfter)
@@ -48,6 +56,9 @@ import Testing
             previous = after
         }
         #expect(reader.entryCount == whole.entries.count)
+        // Each side effect of the session ended once, as the whole recording read it.
+        #expect(endsRead == whole.ends)
+        #expect(!endsRead.isEmpty)
         #expect(reader.state == whole.entries.last?.stateAfter)
     }
 

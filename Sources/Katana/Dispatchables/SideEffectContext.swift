@@ -83,6 +83,19 @@ extension AnySideEffectContext {
         (self as? any StoreContext)?.currentLoad()
     }
 
+    /// Calls `observer` with the end of every side effect the store runs from now on (see
+    /// ``SideEffectEnd``): each side effect its interceptors passed on, once, when its body returns
+    /// or throws, or when it is cancelled before its body began. Call it from an interceptor's
+    /// ``Interceptor/start(in:)`` (or a closure interceptor's outer closure) to see every end.
+    ///
+    /// The observer runs on the thread where the side effect ended (a worker, the task's thread, or
+    /// the canceller's), before its promise settles; keep it quick and never wait in it. Returns
+    /// false, and keeps nothing, when this context does not belong to a store.
+    @discardableResult
+    public func observeSideEffectEnds(_ observer: @escaping @Sendable (SideEffectEnd) -> Void) -> Bool {
+        (self as? any StoreContext)?.addEndObserver(observer) ?? false
+    }
+
     /// Sends `item` to the store and settles `promise` with its outcome, without an intermediate
     /// promise when the context belongs to a store.
     private func route(_ item: any Dispatchable, settling promise: PromiseHandle) {
@@ -109,19 +122,23 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         let outsideWork: (@Sendable () -> StoreWorkToken)?
         /// Reads the store's load; nil for a context made outside a store.
         let load: (@Sendable () -> StoreLoad?)?
+        /// Adds an observer of the store's side-effect ends; nil for a context made outside a store.
+        let observeEnds: (@Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void)?
 
         init(
             dependencies: D,
             stateGetter: @escaping @Sendable () -> S,
             enqueueItem: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
             outsideWork: (@Sendable () -> StoreWorkToken)?,
-            load: (@Sendable () -> StoreLoad?)?
+            load: (@Sendable () -> StoreLoad?)?,
+            observeEnds: (@Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void)?
         ) {
             self.dependencies = dependencies
             self.stateGetter = stateGetter
             self.enqueueItem = enqueueItem
             self.outsideWork = outsideWork
             self.load = load
+            self.observeEnds = observeEnds
         }
     }
 
@@ -147,7 +164,8 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
                 dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
             },
             outsideWork: nil,
-            load: nil
+            load: nil,
+            observeEnds: nil
         )
         origin = .storeWork
     }
@@ -159,9 +177,13 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         getState: @escaping @Sendable () -> S,
         enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
         outsideWork: @escaping @Sendable () -> StoreWorkToken,
-        load: @escaping @Sendable () -> StoreLoad?
+        load: @escaping @Sendable () -> StoreLoad?,
+        observeEnds: @escaping @Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void
     ) {
-        core = Core(dependencies: dependencies, stateGetter: getState, enqueueItem: enqueue, outsideWork: outsideWork, load: load)
+        core = Core(
+            dependencies: dependencies, stateGetter: getState, enqueueItem: enqueue, outsideWork: outsideWork, load: load,
+            observeEnds: observeEnds
+        )
         origin = .storeWork
     }
 
@@ -224,6 +246,13 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     func currentLoad() -> StoreLoad? {
         core.load?()
     }
+
+    /// Adds an observer of the store's side-effect ends; false for a context made outside a store.
+    func addEndObserver(_ observer: @escaping @Sendable (SideEffectEnd) -> Void) -> Bool {
+        guard let observeEnds = core.observeEnds else { return false }
+        observeEnds(observer)
+        return true
+    }
 }
 
 /// What the store's own contexts can do beyond ``AnySideEffectContext``, reached from an
@@ -237,6 +266,9 @@ protocol StoreContext: AnySideEffectContext {
 
     /// The store's load now; nil once the store is gone.
     func currentLoad() -> StoreLoad?
+
+    /// Adds an observer of the store's side-effect ends; false when there is no store to observe.
+    func addEndObserver(_ observer: @escaping @Sendable (SideEffectEnd) -> Void) -> Bool
 }
 
 extension SideEffectContext: StoreContext {

@@ -51,8 +51,12 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             return engine.beginOutsideWork()
         }
         let load: @Sendable () -> StoreLoad? = { [weak engine] in engine?.load() }
+        let observeEnds: @Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void = { [weak engine] observer in
+            engine?.sideEffectEnds.add(observer)
+        }
         let context = SideEffectContext<S, D>(
-            dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork, load: load
+            dependencies: dependencies, getState: getState, enqueue: enqueue, outsideWork: outsideWork, load: load,
+            observeEnds: observeEnds
         )
         engine.start(
             stateInitializer: stateInitializer,

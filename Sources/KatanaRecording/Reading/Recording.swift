@@ -2,7 +2,8 @@ import Foundation
 import Katana
 
 /// A recording read back from a file (or from ``FlightRecorder/recordingData(snapshotInterval:)``):
-/// its header and its items, each with the state after it, checked line by line.
+/// its header, its items, each with the state after it, and its side effects' ends, checked line
+/// by line.
 ///
 /// ```swift
 /// let recording = try Recording<AppState>(contentsOf: URL(fileURLWithPath: "session.jsonl"))
@@ -26,6 +27,9 @@ public struct Recording<S: State>: Sendable {
     public let initialState: JSONValue?
     /// The items, in the order recorded.
     public let entries: [Entry]
+    /// How the recorded side effects ended, in the order recorded (format version 2 on; empty
+    /// for an earlier recording). Each names its side effect's ``RecordingEntry/sequence``.
+    public let ends: [RecordedEnd]
     /// Where items were dropped, if anywhere.
     public let gaps: [Gap]
     /// The line left out because it was cut short, when ``init(contentsOf:recordedStateType:allowingTruncatedLastLine:)``
@@ -34,72 +38,46 @@ public struct Recording<S: State>: Sendable {
 
     /// Reads the recording at `url`, written for a store whose state is `S` (or, when the type was
     /// renamed or moved since, whose state type was named `recordedStateType`). A last line cut
-    /// short by a crash is an error unless `allowingTruncatedLastLine`, which reads up to it.
-    public init(contentsOf url: URL, recordedStateType: String? = nil, allowingTruncatedLastLine: Bool = false) throws {
+    /// short by a crash is an error unless `allowingTruncatedLastLine`, which reads up to it. The
+    /// file is read a chunk at a time, and a line longer than `maximumLineLength` bytes is an error
+    /// as soon as it is seen; a path that is not a regular file (a directory, a named pipe) is an
+    /// error without being opened.
+    public init(
+        contentsOf url: URL, recordedStateType: String? = nil, allowingTruncatedLastLine: Bool = false,
+        maximumLineLength: Int = RecordingLineSplitter.defaultMaximumLineLength
+    ) throws {
         let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw RecordingError.fileNotFound(path: path)
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw RecordingError.unreadable(path: path, reason: "\(error)")
-        }
-        try self.init(data: data, source: path, recordedStateType: recordedStateType, allowingTruncatedLastLine: allowingTruncatedLastLine)
+        var assembler = RecordingAssembler(
+            source: path, expectedStateType: recordedStateType ?? String(reflecting: S.self), actualStateType: String(reflecting: S.self),
+            maximumLineLength: maximumLineLength
+        )
+        try RecordingFileChunks.read(path: path) { chunk in try assembler.append(chunk) }
+        self.init(try assembler.finish(allowingTruncatedLastLine: allowingTruncatedLastLine))
     }
 
     /// Reads a recording from `data`; `source` names it in errors.
     public init(
-        data: Data, source: String = "the recording", recordedStateType: String? = nil, allowingTruncatedLastLine: Bool = false
+        data: Data, source: String = "the recording", recordedStateType: String? = nil, allowingTruncatedLastLine: Bool = false,
+        maximumLineLength: Int = RecordingLineSplitter.defaultMaximumLineLength
     ) throws {
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let endsWithNewline = data.last == 0x0A
-        if endsWithNewline {
-            lines.removeLast()
-        }
-        guard let first = lines.first, !first.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else {
-            throw RecordingError.empty(source: source)
-        }
-        var reader: RecordingReader
-        do {
-            reader = try RecordingReader(header: Data(first), source: source)
-        } catch RecordingError.notARecording where lines.count == 1 && !endsWithNewline {
-            // A header cut short: the process stopped while writing it.
-            throw RecordingError.truncatedLastLine(source: source, line: 1)
-        }
-        let header = reader.header
-        let expected = recordedStateType ?? String(reflecting: S.self)
-        guard header.stateType == expected else {
-            throw RecordingError.stateTypeMismatch(source: source, recorded: header.stateType, expected: String(reflecting: S.self))
-        }
-        var entries: [RecordingEntry] = []
-        var gaps: [RecordingGap] = []
-        var truncatedLine: Int?
-        for (index, line) in lines.enumerated().dropFirst() {
-            let number = index + 1
-            let isLast = index == lines.count - 1
-            do {
-                switch try reader.read(Data(line), number: number) {
-                case .entry(let entry, _): entries.append(entry)
-                case .gap(let gap): gaps.append(gap)
-                }
-            } catch let error as RecordingError {
-                guard isLast, !endsWithNewline else { throw error }
-                guard allowingTruncatedLastLine else {
-                    throw RecordingError.truncatedLastLine(source: source, line: number)
-                }
-                truncatedLine = number
-            }
-        }
-        self.source = source
-        stateType = header.stateType
-        started = header.started
-        statesRecorded = header.statesRecorded
-        initialState = header.initialState
-        self.entries = entries
-        self.gaps = gaps
-        self.truncatedLine = truncatedLine
+        var assembler = RecordingAssembler(
+            source: source, expectedStateType: recordedStateType ?? String(reflecting: S.self), actualStateType: String(reflecting: S.self),
+            maximumLineLength: maximumLineLength
+        )
+        try assembler.append(data)
+        self.init(try assembler.finish(allowingTruncatedLastLine: allowingTruncatedLastLine))
+    }
+
+    private init(_ read: RecordingAssembler.Assembled) {
+        source = read.reader.source
+        stateType = read.reader.header.stateType
+        started = read.reader.header.started
+        statesRecorded = read.reader.header.statesRecorded
+        initialState = read.reader.header.initialState
+        entries = read.entries
+        ends = read.ends
+        gaps = read.gaps
+        truncatedLine = read.truncatedLine
     }
 }
 

@@ -7,6 +7,11 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
     case fileNotFound(path: String)
     /// The file exists but could not be read.
     case unreadable(path: String, reason: String)
+    /// The path names a directory, a named pipe or something else that is not a regular file
+    /// (`kind` says which); it is not opened.
+    case notARegularFile(path: String, kind: String)
+    /// A line is longer than the reader takes: the file is not a recording, or its state is huge.
+    case lineTooLong(source: String, line: Int, limit: Int)
     /// The file (or data) has nothing in it.
     case empty(source: String)
     /// The first line is not a recording's header.
@@ -34,8 +39,13 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The replay's store did not handle a replayed item in time.
     case replayTimedOut(type: String, position: UInt64, line: Int, seconds: Double)
 
-    /// What happened, where, and how to fix it.
+    /// What happened, where, and how to fix it, with any control character that came from the
+    /// file (or its path) escaped, so that printing it cannot drive the terminal.
     public var description: String {
+        Self.escapingControlCharacters(unescapedDescription)
+    }
+
+    private var unescapedDescription: String {
         switch self {
         case let .cannotCreateFile(path, reason):
             "Cannot create the recording file \(path): \(reason)."
@@ -43,6 +53,13 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
             "There is no recording at \(path); check the path (a RecordingFile writes one, FlightRecorder.write(to:) dumps one)."
         case let .unreadable(path, reason):
             "The recording \(path) cannot be read: \(reason); check its permissions."
+        case let .notARegularFile(path, kind):
+            "\(path) is \(kind), not a recording file: give the path of the file a RecordingFile wrote (or "
+                + "FlightRecorder.write(to:) dumped), such as session.jsonl."
+        case let .lineTooLong(source, line, limit):
+            "Line \(line) of \(source) is longer than \(limit) bytes, the longest line read: it is not a recording's "
+                + "line, or the state in it is very large. If it is a real state, read it with a larger limit "
+                + "(maximumLineLength:)."
         case .empty(let source):
             "The recording \(source) is empty: it has no header line. A RecordingFile writes its header when its "
                 + "recorder's store starts; record from a store built with StoreRecorder(to:) installed."
@@ -50,8 +67,8 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(source) is not a Katana recording: line 1 should be a header with \"format\": \"\(RecordingLines.format)\", "
                 + "but it is \(Self.excerpt(firstLine)). Pass a file written by RecordingFile or FlightRecorder.write(to:)."
         case let .unsupportedVersion(source, found, supported):
-            "The recording \(source) is format version \(found), but this version of KatanaRecording reads version "
-                + "\(supported); read it with the package version that wrote it, or record it again."
+            "The recording \(source) is format version \(found), but this version of KatanaRecording reads versions "
+                + "1 to \(supported); read it with the package version that wrote it, or record it again."
         case let .stateTypeMismatch(source, recorded, expected):
             "The recording \(source) is of a store whose state is \(recorded), not \(expected). Replay it with that "
                 + "state type; if the type was renamed or moved, pass recordedStateType: \"\(recorded)\"."
@@ -108,6 +125,26 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
             names.append(own)
         }
         return names
+    }
+
+    /// `text` with its control characters (C0, DEL and C1: escape sequences, new lines, bells)
+    /// written as `\u{1B}`, so that text from a file is shown, never obeyed by a terminal.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var escaped = ""
+        escaped.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value)
     }
 
     private static func excerpt(_ text: String) -> String {

@@ -10,6 +10,7 @@ import Katana
 ///     switch try reader.read(line, number: index + 2) {
 ///     case let .entry(entry, changes): show(entry, changes)
 ///     case .gap(let gap): showGap(gap)
+///     case .end(let end): showEnd(end)
 ///     }
 /// }
 /// ```
@@ -33,7 +34,7 @@ public struct RecordingReader: Sendable {
         else {
             throw RecordingError.notARecording(source: source, firstLine: String(decoding: line, as: UTF8.self))
         }
-        guard header.version == RecordingLines.version else {
+        guard RecordingLines.readableVersions.contains(header.version) else {
             throw RecordingError.unsupportedVersion(source: source, found: header.version, supported: RecordingLines.version)
         }
         self.source = source
@@ -45,7 +46,7 @@ public struct RecordingReader: Sendable {
     }
 
     /// Reads line `number` (the header is line 1): an item with the changes it made to the state,
-    /// or a gap. Throws ``RecordingError/malformedLine(source:line:reason:)`` for a line that is
+    /// a side effect's end, or a gap. Throws ``RecordingError/malformedLine(source:line:reason:)`` for a line that is
     /// not one of a recording's, or whose changes do not fit the state before it.
     public mutating func read(_ line: Data, number: Int) throws -> RecordingLine {
         let entry: RecordingLines.Entry
@@ -53,6 +54,8 @@ public struct RecordingReader: Sendable {
             switch try RecordingLines.line(from: JSONParser.parse(line)) {
             case .entry(let read):
                 entry = read
+            case .end(let end):
+                return .end(end)
             case .gap(let dropped):
                 state = nil
                 return .gap(RecordingGap(line: number, dropped: dropped, entriesBefore: entryCount))
@@ -118,4 +121,7 @@ public enum RecordingLine: Sendable {
     /// Items dropped by a file's writer that fell behind; the state is unknown until a line
     /// carries a whole state again.
     case gap(RecordingGap)
+    /// How a side effect ended: it names the side effect by its item's sequence, and may come
+    /// before that item's line (format version 2 on).
+    case end(RecordedEnd)
 }

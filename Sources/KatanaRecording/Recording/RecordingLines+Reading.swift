@@ -1,9 +1,11 @@
+import Foundation
 import Katana
 
 extension RecordingLines {
     /// A line after the header, as read.
     enum Line {
         case entry(Entry)
+        case end(RecordedEnd)
         case gap(UInt64)
     }
 
@@ -20,6 +22,9 @@ extension RecordingLines {
         if fields["position"] == nil, fields["gap"] != nil {
             return .gap(try reader.unsigned("gap"))
         }
+        if fields["position"] == nil, fields["end"] != nil {
+            return .end(try end(reader))
+        }
         var entry = Entry(
             position: try reader.unsigned("position"), sequence: try reader.unsigned("sequence"), time: try reader.number("time"),
             origin: try origin(reader.object("origin")), type: try reader.string("type"),
@@ -33,6 +38,39 @@ extension RecordingLines {
             entry.changes = try patch(changes)
         }
         return .entry(entry)
+    }
+
+    /// A side effect's end (see ``End``).
+    private static func end(_ reader: FieldReader) throws(Problem) -> RecordedEnd {
+        let outcome: RecordedEnd.Outcome
+        switch try reader.string("outcome") {
+        case "succeeded":
+            outcome = .succeeded
+        case "failed":
+            outcome = .failed(try reader.optionalString("error") ?? "")
+        case "cancelled":
+            let name = try reader.string("cancelledBy")
+            guard let canceller = SideEffectEnd.Canceller(rawValue: name) else {
+                throw Problem(reason: "its \"cancelledBy\" is not valid (not one of promise, id, latestWins, shutdown)")
+            }
+            outcome = .cancelled(by: canceller)
+        default:
+            throw Problem(reason: "its \"outcome\" is not valid (not one of succeeded, failed, cancelled)")
+        }
+        let seconds = try reader.number("duration")
+        guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { throw Problem(reason: "its \"duration\" is not a number of seconds from 0") }
+        let began: Bool
+        if let flag = reader.optional("began") {
+            guard case .bool(let value) = flag else { throw Problem(reason: "its \"began\" is not a Bool") }
+            began = value
+        } else {
+            began = true
+        }
+        return RecordedEnd(
+            sequence: try reader.unsigned("end"), typeName: try reader.string("type"),
+            time: Date(timeIntervalSince1970: try reader.number("time")), outcome: outcome,
+            duration: .microseconds(Int64((seconds * 1_000_000).rounded())), began: began
+        )
     }
 
     private static func origin(_ reader: FieldReader) throws(Problem) -> Origin {

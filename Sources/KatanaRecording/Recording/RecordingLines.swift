@@ -6,8 +6,10 @@ import Katana
 enum RecordingLines {
     /// The format's name, in every header.
     static let format = "katana-recording"
-    /// The version this package writes and reads.
-    static let version = 1
+    /// The version this package writes: 2 added the lines of side effects' ends.
+    static let version = 2
+    /// The versions this package reads.
+    static let readableVersions = 1 ... 2
 
     /// The first line: what the file is, and the state before the first item.
     struct Header: Codable, Equatable {
@@ -80,6 +82,38 @@ enum RecordingLines {
         /// The changes from the state after the previous item to the state after this one (none
         /// when neither this nor ``state`` is there: the state did not change).
         var changes: JSONPatch?
+    }
+
+    /// How a side effect ended (version 2 on): `end` is its item's sequence.
+    struct End: Codable, Equatable {
+        var end: UInt64
+        /// The side effect's type, fully qualified.
+        var type: String
+        var time: Double
+        /// `succeeded`, `failed` or `cancelled`.
+        var outcome: String
+        /// A failure's error, described.
+        var error: String?
+        /// What cancelled it: `promise`, `id`, `latestWins` or `shutdown`.
+        var cancelledBy: String?
+        /// Seconds its body ran (0 when it never began).
+        var duration: Double
+        /// Present, and false, only when its body never began.
+        var began: Bool?
+
+        init(_ recorded: RecordedEnd) {
+            end = recorded.sequence
+            type = recorded.typeName
+            time = recorded.time.timeIntervalSince1970
+            outcome = recorded.outcome.name
+            switch recorded.outcome {
+            case .succeeded: break
+            case .failed(let description): error = description
+            case .cancelled(let canceller): cancelledBy = canceller.rawValue
+            }
+            duration = recorded.seconds
+            began = recorded.began ? nil : false
+        }
     }
 
     /// Items a file sink dropped because its writer fell behind: the state chain starts again

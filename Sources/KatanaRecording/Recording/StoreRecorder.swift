@@ -2,7 +2,7 @@ import Foundation
 import Katana
 
 /// The interceptor that records every item its store handles, with where it came from, how it
-/// went and the state after it, into one or more sinks.
+/// went and the state after it, and how each side effect ended, into one or more sinks.
 ///
 /// Install it first, so that it sees every item before any other interceptor can replace or block
 /// it: items from outside, those side effects and observer rules dispatch, and 2.x actions.
@@ -46,6 +46,8 @@ public struct StoreRecorder<S: State>: Interceptor {
             return
         }
         guard journal.begin(stateType: String(reflecting: S.self), initialState: initial) else { return }
+        let journal = journal
+        context.observeSideEffectEnds { end in journal.append(RecordedEnd(end)) }
         if let typed = context.stateReader(as: S.self) {
             readState = { typed() }
         } else {
@@ -185,6 +187,21 @@ public struct StoreRecorder<S: State>: Interceptor {
         }
         for sink in otherSinks {
             sink.append(recorded)
+        }
+    }
+
+    /// Hands a side effect's end to the sinks.
+    func append(_ end: RecordedEnd) {
+        lock.lock()
+        defer { lock.unlock() }
+        for sink in flightRecorders {
+            sink.append(end)
+        }
+        for sink in files {
+            sink.append(end)
+        }
+        for sink in otherSinks {
+            sink.append(end)
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Katana
 
-/// A bounded, in-memory recording: the last `capacity` items its store handled, for a service to
-/// dump on a signal or after a failure. Appending keeps the item and the state as values (nothing
+/// A bounded, in-memory recording: the last `capacity` items its store handled, and the last
+/// `capacity` side-effect ends, for a service to dump on a signal or after a failure. Appending keeps the item and the state as values (nothing
 /// is encoded until ``recordingData(snapshotInterval:)`` or ``write(to:snapshotInterval:)``).
 ///
 /// ```swift
@@ -22,6 +22,9 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
     /// The kept items and the state before the oldest, in one value, so that an item takes one
     /// access to it.
     @usableFromInline @exclusivity(unchecked) var ring: Ring
+    /// The kept ends, oldest at `oldestEnd` once full.
+    private var endBuffer: [RecordedEnd] = []
+    private var oldestEnd = 0
     private var stateType = String(reflecting: S.self)
     private var started = Date()
 
@@ -102,11 +105,36 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
         return ring.stateBeforeOldest
     }
 
+    /// Keeps a side effect's end, letting the oldest go when `capacity` are kept.
+    public func append(_ end: RecordedEnd) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard endBuffer.count == capacity else {
+            endBuffer.append(end)
+            return
+        }
+        endBuffer[oldestEnd] = end
+        oldestEnd = oldestEnd + 1 == capacity ? 0 : oldestEnd + 1
+    }
+
+    /// The kept side-effect ends, oldest first.
+    public var ends: [RecordedEnd] {
+        lock.lock()
+        defer { lock.unlock() }
+        return orderedEnds
+    }
+
+    private var orderedEnds: [RecordedEnd] {
+        Array(endBuffer[oldestEnd...] + endBuffer[..<oldestEnd])
+    }
+
     /// The kept items as a recording file's contents (a header whose initial state is
-    /// ``stateBeforeFirstItem``, then a line per item), which ``Recording`` reads.
+    /// ``stateBeforeFirstItem``, then a line per item and per kept end, in the order they were
+    /// recorded), which ``Recording`` reads.
     public func recordingData(snapshotInterval: Int = 100) -> Data {
         lock.lock()
         let items = ring.ordered
+        let ends = orderedEnds
         let initial = ring.stateBeforeOldest
         let stateType = stateType
         let started = started
@@ -114,8 +142,16 @@ public final class FlightRecorder<S: State>: RecordingSink, @unchecked Sendable 
         guard let initial else { return Data() }
         let encoder = RecordingEncoder<S>(snapshotInterval: snapshotInterval)
         var data = encoder.header(stateType: stateType, initialState: initial, started: started)
+        var nextEnd = ends.startIndex
         for item in items {
+            while nextEnd < ends.endIndex, ends[nextEnd].time < item.time {
+                data.append(encoder.end(ends[nextEnd]))
+                nextEnd += 1
+            }
             data.append(encoder.entry(item))
+        }
+        for end in ends[nextEnd...] {
+            data.append(encoder.end(end))
         }
         return data
     }

@@ -58,6 +58,11 @@ final class RecordingEncoder<S: State> {
         return line(entry)
     }
 
+    /// The line of a side effect's end.
+    func end(_ end: RecordedEnd) -> Data {
+        line(RecordingLines.End(end))
+    }
+
     /// The line that says `count` items were dropped; the next item carries its whole state.
     func gap(_ count: UInt64) -> Data {
         previousState = nil

@@ -66,6 +66,11 @@ public final class RecordingFile<S: State>: RecordingSink, Sendable {
         stream.append(item)
     }
 
+    /// Queues a side effect's end for writing.
+    public func append(_ end: RecordedEnd) {
+        stream.append(end)
+    }
+
     /// How many items were dropped so far because the writer fell behind.
     public var droppedCount: UInt64 {
         stream.droppedCount

@@ -38,6 +38,7 @@ public final class RecordingStream<S: State>: RecordingSink, @unchecked Sendable
     enum Pending {
         case header(stateType: String, initialState: S, started: Date)
         case item(RecordedItem<S>)
+        case end(RecordedEnd)
         case gap(UInt64)
     }
 
@@ -62,6 +63,12 @@ public final class RecordingStream<S: State>: RecordingSink, @unchecked Sendable
     @inlinable
     public func append(_ item: RecordedItem<S>) {
         enqueue(.item(item))
+    }
+
+    /// Queues a side effect's end for the encoder (dropped, as an item would be, when the encoder
+    /// is too far behind).
+    public func append(_ end: RecordedEnd) {
+        enqueue(.end(end))
     }
 
     /// How many items were dropped so far because `output` fell behind.
@@ -98,7 +105,7 @@ public final class RecordingStream<S: State>: RecordingSink, @unchecked Sendable
             lock.unlock()
             return
         }
-        if case .item = entry, pending.count >= bufferLimit {
+        if entry.isDroppable, pending.count >= bufferLimit {
             dropped += 1
             lock.unlock()
             return
@@ -144,6 +151,8 @@ public final class RecordingStream<S: State>: RecordingSink, @unchecked Sendable
                 data.append(encoder.header(stateType: stateType, initialState: initialState, started: started))
             case .item(let item):
                 data.append(encoder.entry(item))
+            case .end(let end):
+                data.append(encoder.end(end))
             case .gap(let count):
                 data.append(encoder.gap(count))
             }
@@ -154,6 +163,17 @@ public final class RecordingStream<S: State>: RecordingSink, @unchecked Sendable
             lock.lock()
             failure = error
             lock.unlock()
+        }
+    }
+}
+
+extension RecordingStream.Pending {
+    /// Whether it is dropped when the encoder is too far behind: an item or an end, not the header.
+    @usableFromInline
+    var isDroppable: Bool {
+        switch self {
+        case .item, .end: true
+        case .header, .gap: false
         }
     }
 }

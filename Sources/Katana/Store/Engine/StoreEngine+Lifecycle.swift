@@ -72,6 +72,7 @@ extension StoreEngine {
             handOff: handOff,
             taskStarter: asyncSideEffectTaskStarter,
             activity: activity,
+            ends: sideEffectEnds,
             threads: workerThreads
         )
         sideEffects.withLock { $0 = runner }

@@ -54,6 +54,8 @@ import Dispatch
     let tracer: SignpostLogger?
     /// Poked by each part of the store that runs out of work, for tasks waiting for it to go quiet.
     let activity = ActivitySignal()
+    /// Told when a side effect ends, once an interceptor asked (see ``SideEffectEnd``).
+    let sideEffectEnds = SideEffectEndObservers()
     /// Whether drains report what they handled to ``MemoryRelease``.
     let releasesMemoryAfterBursts: Bool
     /// Starts async side effects' tasks, when the configuration gives one.

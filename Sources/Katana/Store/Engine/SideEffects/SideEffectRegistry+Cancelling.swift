@@ -11,7 +11,7 @@ extension SideEffectRegistry {
     mutating func cancel(promise: PromiseHandle, cutBefore: UInt64?) -> Stop? {
         for index in entries.indices {
             guard let own = entries[index]?.promise, own.isSame(as: promise) else { continue }
-            return cancel(Token(slot: index, generation: states[index].generation), .cancelled)
+            return cancel(Token(slot: index, generation: states[index].generation), .promise)
         }
         if let cutBefore, shutdown != .over {
             cuts.append(.promise(promise, before: cutBefore))
@@ -28,7 +28,7 @@ extension SideEffectRegistry {
             cuts.removeAll { if case .id(let other, _) = $0 { other == id } else { false } }
             cuts.append(.id(id, before: before))
         }
-        return cancel(.cancelled) { entry, _ in entry.identity?.id == id && entry.order < before }
+        return cancel(.id) { entry, _ in entry.identity?.id == id && entry.order < before }
     }
 
     /// Cancels each side effect `isTarget` accepts (given its phase) and that is not cancelled

@@ -14,9 +14,7 @@ extension SideEffectRegistry {
             refusal = .shutdown
         case .none, .counting:
             if !cuts.isEmpty {
-                if cuts.contains(where: { $0.applies(to: entry) }) {
-                    refusal = .cancelled
-                }
+                refusal = cuts.first { $0.applies(to: entry) }?.canceller
                 // Items come in dispatch order: a cut made before this item's dispatch is done.
                 let order = entry.order
                 cuts.removeAll { $0.before <= order }
@@ -28,7 +26,7 @@ extension SideEffectRegistry {
         }
         var cancelling: [Stop] = []
         if let identity = entry.identity, identity.cancelsInFlight {
-            cancelling = cancel(.cancelled) { other, _ in other.identity?.id == identity.id }
+            cancelling = cancel(.latestWins) { other, _ in other.identity?.id == identity.id }
         }
         let token = store(entry, phase: .waiting)
         waitingCount += 1
@@ -42,7 +40,7 @@ extension SideEffectRegistry {
     /// A worker is about to start the task of the async side effect it holds. Returns why it was
     /// cancelled meanwhile, if it was: the task is then not started, and the entry is gone.
     mutating func startTask(_ token: Token) -> Cancellation? {
-        guard isLive(token) else { return .cancelled }
+        guard isLive(token) else { return .promise }
         if states[token.slot].cancellation != nil {
             return end(token)
         }
@@ -80,7 +78,7 @@ extension SideEffectRegistry {
     /// error, whatever the body returned.
     @discardableResult
     mutating func end(_ token: Token) -> Cancellation? {
-        guard isLive(token) else { return .cancelled }
+        guard isLive(token) else { return .promise }
         let state = states[token.slot]
         remove(token)
         switch shutdown {

@@ -50,21 +50,8 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         case task
     }
 
-    /// Why a side effect was cancelled, which decides its promise's error.
-    enum Cancellation: Equatable {
-        /// By its promise, by its id, or by a newer one with the same id ("latest wins").
-        case cancelled
-        /// By a shutdown that cancels what is left.
-        case shutdown
-
-        /// The error its promise is rejected with.
-        func error(for itemType: any Dispatchable.Type) -> KatanaError {
-            switch self {
-            case .cancelled: .cancelled(item: typeName(itemType))
-            case .shutdown: .cancelledByShutdown(item: typeName(itemType))
-            }
-        }
-    }
+    /// Why a side effect was cancelled: what its end reports, and which error its promise gets.
+    typealias Cancellation = SideEffectEnd.Canceller
 
     // The types and stored properties below are internal rather than private only so that the
     // registry's extensions in the files next to this one reach them; nothing else does.
@@ -113,6 +100,14 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         var before: UInt64 {
             switch self {
             case .id(_, let before), .promise(_, let before): before
+            }
+        }
+
+        /// What the cut reports as the side effect's canceller.
+        var canceller: Cancellation {
+            switch self {
+            case .id: .id
+            case .promise: .promise
             }
         }
 
@@ -255,4 +250,14 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
 /// a single-core machine still overlaps a side effect with the next one's start.
 enum SideEffectRegistryDefaults {
     static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+}
+
+extension SideEffectEnd.Canceller {
+    /// The error the cancelled side effect's promise is rejected with.
+    func error(for itemType: any Dispatchable.Type) -> KatanaError {
+        switch self {
+        case .promise, .id, .latestWins: .cancelled(item: typeName(itemType))
+        case .shutdown: .cancelledByShutdown(item: typeName(itemType))
+        }
+    }
 }

@@ -7,6 +7,9 @@ extension SideEffectRunner {
     func startTask(_ job: Job, token: Registry.Token) {
         if let cancellation = registry.withLock({ $0.startTask(token) }) {
             // Cancelled while its interceptors ran: it does not start.
+            if ends.isObserved {
+                ends.report(job.envelope.item, sequence: job.envelope.sequence, started: nil, result: nil, cancelledBy: cancellation)
+            }
             job.envelope.reject(cancellation.error(for: job.itemType))
             return
         }
@@ -115,6 +118,8 @@ extension SideEffectRunner {
             if job.isCancellationRequested {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
+            // Read only when someone observes ends, so that an unobserved store reads no clock.
+            let started: ContinuousClock.Instant? = job.taskRunner?.ends.isObserved == true ? .now : nil
             let outcome: Result<any Sendable, any Error>
             if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
                 outcome = await runTraced(job, with: runner, logger: logger)
@@ -125,7 +130,7 @@ extension SideEffectRunner {
                     outcome = .failure(error)
                 }
             }
-            guard let next = finishTask(job, outcome: outcome) else { return }
+            guard let next = finishTask(job, outcome: outcome, started: started) else { return }
             job = next
         }
     }
@@ -161,10 +166,13 @@ extension SideEffectRunner {
     /// look at the registry (see ``StartOnWorker``). When that job is an async side effect too and
     /// this task is not cancelled, the task runs it next: returned here. Its handle has not left
     /// the worker yet, so only the side effects it ran can have cancelled it.
-    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) -> Job? {
+    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, started: ContinuousClock.Instant?) -> Job? {
         guard let owner = job.taskRunner, let token = job.taskToken else { return nil }
         if let start = startOnWorker.current, start.job === job {
             let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
+            if let started {
+                owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+            }
             settle(job, outcome: outcome, cancellation: cancellation)
             if let next, next.entry.startsTaskWhenTaken, !Task.isCancelled {
                 return owner.carryOn(with: next, on: start)
@@ -173,7 +181,11 @@ extension SideEffectRunner {
             start.next = next
             return nil
         }
-        settle(job, outcome: outcome, cancellation: owner.registry.withLock { $0.endTask(token) })
+        let cancellation = owner.registry.withLock { $0.endTask(token) }
+        if let started {
+            owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+        }
+        settle(job, outcome: outcome, cancellation: cancellation)
         owner.registry.withLock { $0.taskSettled() }
         owner.activity.pokeIfWatched()
         return nil

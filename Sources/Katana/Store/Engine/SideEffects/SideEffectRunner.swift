@@ -30,6 +30,8 @@ final class SideEffectRunner: @unchecked Sendable {
     let taskStarter: AsyncSideEffectTaskStarter?
     /// Poked when a side effect leaves a worker or ends.
     let activity: ActivitySignal
+    /// Told when a side effect ends, when anyone asked.
+    let ends: SideEffectEndObservers
 
     /// A runner for the store's side effects (each kind's runner holds the store's context),
     /// through `chain` when there is one, on `threads`. `classify` tells what an interceptor passed
@@ -41,6 +43,7 @@ final class SideEffectRunner: @unchecked Sendable {
         handOff: @escaping @Sendable (Envelope) -> Void,
         taskStarter: AsyncSideEffectTaskStarter?,
         activity: ActivitySignal,
+        ends: SideEffectEndObservers = SideEffectEndObservers(),
         threads: WorkerThreads = .shared
     ) {
         self.tracer = tracer
@@ -49,6 +52,7 @@ final class SideEffectRunner: @unchecked Sendable {
         self.handOff = handOff
         self.taskStarter = taskStarter
         self.activity = activity
+        self.ends = ends
         self.threads = threads
     }
 
@@ -148,14 +152,11 @@ final class SideEffectRunner: @unchecked Sendable {
                 // The entry goes before the promise settles (whoever sees it settled sees the side
                 // effect gone), and the worker takes its next job after: until then it counts as
                 // busy, so a store that looks idle has settled the promises of what it ran.
-                let outcome = runBody(envelope, with: runner)
-                let cancellation = registry.withLock { $0.end(token) }
-                envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
+                envelope.settle(runAndEnd(envelope, with: runner, token: token, itemType: job.itemType))
                 break
             }
             intercept(job, token: token, with: chain) { passed in
-                let outcome = self.runBody(passed, with: runner)
-                return self.registry.withLock { $0.end(token) }.map { .failure($0.error(for: job.itemType)) } ?? outcome
+                self.runAndEnd(passed, with: runner, token: token, itemType: job.itemType)
             }
         case .start(let runner):
             guard let chain, !job.startsTaskWhenTaken else {
@@ -213,8 +214,7 @@ final class SideEffectRunner: @unchecked Sendable {
     private func handleReplacement(_ envelope: Envelope, standingInFor original: Job, token: Registry.Token) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            let outcome = runBody(envelope, with: runner)
-            return registry.withLock { $0.end(token) }.map { .failure($0.error(for: type(of: envelope.item))) } ?? outcome
+            return runAndEnd(envelope, with: runner, token: token, itemType: type(of: envelope.item))
         case .asyncSideEffect(let runner):
             let job = Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: false, standingInFor: original)
             startTask(job, token: token)
@@ -231,7 +231,11 @@ final class SideEffectRunner: @unchecked Sendable {
     private func handleExtra(_ envelope: Envelope) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            _ = try? runner(envelope.item, envelope.sequence)
+            let started = ends.isObserved ? ContinuousClock.now : nil
+            let outcome = runBody(envelope, with: runner)
+            if let started {
+                ends.report(envelope.item, sequence: envelope.sequence, started: started, result: outcome, cancelledBy: nil)
+            }
         case .asyncSideEffect(let runner):
             submit(envelope, starting: runner)
         case .updater, .unsupported, .ambiguous:
@@ -240,11 +244,26 @@ final class SideEffectRunner: @unchecked Sendable {
         return nil
     }
 
-    /// Runs a synchronous side effect's body here; returns its outcome, for its promise.
-    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
+    /// Runs a synchronous side effect's body here, then ends its entry and reports its end (when
+    /// ends are observed); returns how to settle its promise: with the body's outcome, or with the
+    /// error of a cancellation that came while it ran.
+    private func runAndEnd(
+        _ envelope: Envelope, with runner: ItemKind.SideEffectRunner, token: Registry.Token, itemType: any Dispatchable.Type
+    ) -> Settlement {
+        let started = ends.isObserved ? ContinuousClock.now : nil
+        let outcome = runBody(envelope, with: runner)
+        let cancellation = registry.withLock { $0.end(token) }
+        if let started {
+            ends.report(envelope.item, sequence: envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+        }
+        return cancellation.map { .failure($0.error(for: itemType)) } ?? .result(outcome)
+    }
+
+    /// Runs a synchronous side effect's body here; returns its outcome.
+    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Result<any Sendable, any Error> {
         SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
-                return .result(.success(try runner(envelope.item, envelope.sequence)))
+                return .success(try runner(envelope.item, envelope.sequence))
             } catch {
                 return .failure(error)
             }

@@ -355,7 +355,7 @@ import Testing
         fixture.addTask("a", order: 0, id: "search")
         #expect(fixture.names(fixture.registry.cancel(id: "search", before: 1, leavingCut: false)) == ["a/-"])
         let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
-        #expect(cancellation == .cancelled && next == nil)
+        #expect(cancellation == .id && next == nil)
         #expect(fixture.registry.count == 0)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
         #expect(fixture.registry.isIdle)
@@ -413,7 +413,7 @@ import Testing
         #expect(fixture.registry.isCancelled(fixture.token("a")))
         // Cancelling again does nothing.
         #expect(fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil) == nil)
-        #expect(fixture.registry.end(fixture.token("a")) == .cancelled)
+        #expect(fixture.registry.end(fixture.token("a")) == .promise)
     }
 
     @Test func aCancellationBeforeTheHandle_handsTheTaskBackToBeCancelledAtTheAttach() {
@@ -429,7 +429,7 @@ import Testing
         fixture.add("a", order: 0)
         #expect(fixture.beginAndTake() == "a")
         _ = fixture.registry.cancel(promise: fixture.promise("a"), cutBefore: nil)
-        #expect(fixture.registry.startTask(fixture.token("a")) == .cancelled)
+        #expect(fixture.registry.startTask(fixture.token("a")) == .promise)
         #expect(fixture.registry.count == 0)
     }
 
@@ -440,7 +440,7 @@ import Testing
         #expect(fixture.registry.cutCount == 1)
         let added = fixture.add("a", order: 3)
         #expect(added.token == nil)
-        #expect(added.refusal == .cancelled)
+        #expect(added.refusal == .promise)
         #expect(fixture.registry.count == 0)
     }
 
@@ -463,7 +463,7 @@ import Testing
         var fixture = Fixture()
         _ = fixture.registry.cancel(id: "search", before: 10, leavingCut: true)
         // Taken before the call, added after it: refused.
-        #expect(fixture.add("early", order: 4, id: "search").refusal == .cancelled)
+        #expect(fixture.add("early", order: 4, id: "search").refusal == .id)
         // Another id passes.
         #expect(fixture.add("other", order: 5, id: "save").token != nil)
         #expect(fixture.registry.cutCount == 1)
@@ -478,7 +478,7 @@ import Testing
             _ = fixture.registry.cancel(id: "search", before: before, leavingCut: true)
         }
         #expect(fixture.registry.cutCount == 1)
-        #expect(fixture.add("x", order: 99, id: "search").refusal == .cancelled)
+        #expect(fixture.add("x", order: 99, id: "search").refusal == .id)
     }
 
     @Test func latestWins_cancelsTheOlderOnesOfItsID_waitingOrRunning_inDispatchOrder() {
@@ -491,8 +491,10 @@ import Testing
         // s4 cancels the two not cancelled yet (s1 and s2, running; s3, waiting), oldest first.
         let s4 = fixture.add("s4", order: 4, id: "search", latestWins: true)
         #expect(fixture.names(s4.cancelling) == ["s1/t1", "s2/-", "s3/-"])
-        // s3 was waiting: gone. s1 and s2 run until their bodies end.
+        #expect(s4.cancelling.allSatisfy { $0.reason == .latestWins })
+        // s3 was waiting: gone. s1 and s2 run until their bodies end, and say who cancelled them.
         #expect(fixture.registry.count == 4)
+        #expect(fixture.registry.endTask(fixture.token("s1")) == .latestWins)
         #expect(fixture.beginAndTake() == "save")
     }
 
@@ -569,7 +571,7 @@ import Testing
         _ = fixture.registry.cancel(promise: fixture.promise("stuck"), cutBefore: nil)
         fixture.registry.beginShutdown()
         // Its body ends during the shutdown: its caller saw it rejected before; nothing is counted.
-        #expect(fixture.registry.end(fixture.token("cancelledEarly")) == .cancelled)
+        #expect(fixture.registry.end(fixture.token("cancelledEarly")) == .promise)
         let (counts, stops) = fixture.registry.giveUp()
         #expect(counts == .init(handled: 0, cancelled: 0, stillRunning: 1))
         #expect(stops.isEmpty)
