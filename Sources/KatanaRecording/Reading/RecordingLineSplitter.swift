@@ -58,3 +58,18 @@ public struct RecordingLineSplitter: Sendable {
         throw RecordingError.lineTooLong(source: source, line: line, limit: maximumLineLength)
     }
 }
+
+extension RecordingLineSplitter {
+    /// Reads the file at `path` a chunk at a time and calls `body` with each line that ends with a
+    /// newline (without it) and its number; returns what follows the last newline, if anything
+    /// does (a last line that may have been cut short). A path that is not a regular file (a
+    /// directory, a named pipe) is refused without being opened, and a line longer than
+    /// `maximumLineLength` as soon as it is seen.
+    public static func readLines(
+        ofFileAt path: String, maximumLineLength: Int = defaultMaximumLineLength, _ body: (Data, Int) throws -> Void
+    ) throws -> (line: Data, number: Int)? {
+        var lines = RecordingLineSplitter(source: path, maximumLineLength: maximumLineLength)
+        try RecordingFileChunks.read(path: path) { chunk in try lines.append(chunk, body) }
+        return lines.remainder
+    }
+}

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import KatanaInspector
 import KatanaRecording
 import Testing
@@ -69,5 +74,44 @@ import Testing
             #expect(summary["count"]?.int == 9)
             #expect(summary["warnings"] == .array([.string("line 11 was cut short (the recording ends mid-line) and is left out")]))
         }
+    }
+
+    @Test func aDirectoryIsNotARecordingFile_andSaysSoRatherThanPermissions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let expected = RecordingError.notARegularFile(path: directory.path, kind: "a directory")
+        #expect(throws: expected) {
+            try InspectorServer(recordingAt: directory.path, configuration: InspectorConfiguration(port: 0))
+        }
+    }
+
+    @Test func aNamedPipeIsRefusedWithoutBlockingOnIt() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Opening a pipe nobody writes to blocks: the server is made on a thread of its own, and
+        // waited for with a bound, so that a loader that opens it fails here instead of hanging.
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<String?>(nil)
+        Thread {
+            do {
+                _ = try InspectorServer(recordingAt: path, configuration: InspectorConfiguration(port: 0))
+                outcome.withLock { $0 = "read" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }.start()
+        let inTime = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: done.wait(timeout: .now() + 20) == .success) }
+        }
+        if !inTime {
+            // Unblock the stuck loader so the process can end.
+            let writer = open(path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        #expect(inTime)
+        #expect(outcome.withLock { $0 } == RecordingError.notARegularFile(path: path, kind: "a named pipe (FIFO)").description)
     }
 }

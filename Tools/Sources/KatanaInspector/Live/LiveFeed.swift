@@ -6,12 +6,12 @@ import KatanaRecording
 final class LiveFeed: Sendable {
     private let source: HistorySource
     private let limit: Int
-    private let splitter: Locked<LineSplitter>
+    private let splitter: Locked<RecordingLineSplitter>
 
     init(source: HistorySource, limit: Int, maximumLineLength: Int) {
         self.source = source
         self.limit = limit
-        splitter = Locked(LineSplitter(path: "the live store", maximumLineLength: maximumLineLength))
+        splitter = Locked(RecordingLineSplitter(source: "the live store", maximumLineLength: maximumLineLength))
     }
 
     /// Reads a batch of whole lines (on the stream's queue, one batch at a time).
