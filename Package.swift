@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Katana", swiftSettings: librarySettings),
         .testTarget(
             name: "KatanaTests",
-            dependencies: ["Katana", "katana-precondition-probe", "TestProgramSupport", "DocumentationSupport"]
+            dependencies: ["KatanaTestSupport", "Katana", "katana-precondition-probe", "TestProgramSupport", "DocumentationSupport"]
         ),
         // Test-only: a program that makes the store's documented programming errors, run as a
         // child process by `StorePreconditionTests` (and built with `-c release` in CI).
@@ -32,12 +32,12 @@ let package = Package(
         // `FaultSignalProbeTests` (NotificationBridgeTests).
         .executableTarget(name: "notification-bridge-fault-probe", dependencies: ["NotificationBridge"], path: "Tests/BridgeFaultProbe"),
         .target(name: "KatanaObservers", dependencies: ["Katana"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaObservers"]),
+        .testTarget(name: "KatanaObserversTests", dependencies: ["KatanaTestSupport", "KatanaObservers"]),
         .target(name: "NotificationBridge", swiftSettings: librarySettings),
         .testTarget(
             name: "NotificationBridgeTests",
             dependencies: [
-                "NotificationBridge", "KatanaObservers", "SignalTestSupport", "TestProgramSupport",
+                "KatanaTestSupport", "NotificationBridge", "KatanaObservers", "SignalTestSupport", "TestProgramSupport",
                 "notification-bridge-fault-probe",
             ]
         ),
@@ -50,11 +50,15 @@ let package = Package(
         // Test-only (not a product): reads the package's markdown (sections, snippets, links) for
         // the tests that hold the README and the articles under docs/ to the code.
         .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport"),
+        // Test-only: what every test target shares — a locked value and list, bounded waits on the
+        // store's signal or a list's appends, a bounded poll for conditions nothing signals, and
+        // blocking calls run on a thread of their own (the Tools package links the same files).
+        .target(name: "KatanaTestSupport", dependencies: ["Katana"], path: "Tests/KatanaTestSupport"),
         // Load, faults, release under load, signal and timer storms, memory soak, bad input.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport",
+                "KatanaTestSupport", "Katana", "KatanaObservers", "KatanaLegacy", "NotificationBridge", "SignalTestSupport",
                 "TestProgramSupport", "katana-memory-soak-probe",
             ]
         ),
@@ -64,12 +68,12 @@ let package = Package(
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(
             name: "KatanaLegacyTests",
-            dependencies: ["Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
+            dependencies: ["KatanaTestSupport", "Katana", "KatanaLegacy", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
         ),
         // Written the way a Katana 2.x app is: Swift 5 language mode.
         .testTarget(
             name: "KatanaLegacyClientTests",
-            dependencies: ["Katana", "KatanaLegacy"],
+            dependencies: ["KatanaTestSupport", "Katana", "KatanaLegacy"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The runnable service demo (`swift run katana-service-demo`) and its end-to-end test.
@@ -81,16 +85,16 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceDemoTests",
-            dependencies: ["katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
+            dependencies: ["KatanaTestSupport", "katana-service-demo", "Katana", "KatanaObservers", "KatanaTesting", "KatanaRecording", "DocumentationSupport"]
         ),
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana", "KatanaRecording"], swiftSettings: librarySettings),
-        .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTesting", "KatanaObservers", "KatanaLegacy"]),
+        .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTestSupport", "KatanaTesting", "KatanaObservers", "KatanaLegacy"]),
         // Recording a store's history and replaying it (DESIGN.md section 9).
         .target(name: "KatanaRecording", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(
             name: "KatanaRecordingTests",
-            dependencies: ["KatanaRecording", "KatanaTesting", "KatanaObservers", "KatanaLegacy", "DocumentationSupport"]
+            dependencies: ["KatanaTestSupport", "KatanaRecording", "KatanaTesting", "KatanaObservers", "KatanaLegacy", "DocumentationSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
