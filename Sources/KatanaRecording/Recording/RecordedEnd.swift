@@ -57,7 +57,7 @@ public struct RecordedEnd: Sendable, Hashable {
         }
         self.init(
             sequence: end.sequence, typeName: String(reflecting: type(of: end.item)), time: time,
-            outcome: outcome, duration: end.duration, began: end.bodyStarted != nil
+            outcome: outcome, duration: end.duration, began: end.began
         )
     }
 

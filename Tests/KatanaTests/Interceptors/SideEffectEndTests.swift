@@ -91,7 +91,7 @@ import Testing
         #expect(end.item is Nap)
         #expect(end.sequence == watched.sequences.values.first)
         #expect(end.duration >= .milliseconds(20))
-        #expect(end.bodyStarted != nil)
+        #expect(end.began)
     }
 
     @Test func aSynchronousSideEffectThatThrows_endsFailed_withItsError() async throws {
@@ -122,7 +122,7 @@ import Testing
         #expect(await eventuallyAsync { watched.ends.values.count == 1 })
         let end = try watched.onlyEnd()
         #expect(end.outcome.description == "cancelled by its promise")
-        #expect(end.bodyStarted != nil)
+        #expect(end.began)
     }
 
     @Test func sideEffectsCancelledByID_andByLatestWins_sayWhichCancelledThem() async throws {

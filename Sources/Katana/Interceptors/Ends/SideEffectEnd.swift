@@ -64,25 +64,18 @@ public struct SideEffectEnd: Sendable {
     public let sequence: UInt64
     /// How it went.
     public let outcome: Outcome
-    /// When its body began; nil when it was cancelled before it began.
-    public let bodyStarted: ContinuousClock.Instant?
-    /// When it ended: its body returned or threw, or (when it never began) it was cancelled.
-    public let ended: ContinuousClock.Instant
+    /// Whether its body began: false when it was cancelled before.
+    public let began: Bool
+    /// How long its body ran, up to now (an async one's whole task, suspensions included); zero
+    /// when it never began.
+    public let duration: Duration
 
     /// An end, for tests of interceptors run outside a store.
-    public init(
-        item: any Dispatchable, sequence: UInt64, outcome: Outcome,
-        bodyStarted: ContinuousClock.Instant?, ended: ContinuousClock.Instant
-    ) {
+    public init(item: any Dispatchable, sequence: UInt64, outcome: Outcome, began: Bool, duration: Duration) {
         self.item = item
         self.sequence = sequence
         self.outcome = outcome
-        self.bodyStarted = bodyStarted
-        self.ended = ended
-    }
-
-    /// How long its body ran (an async one's whole task, suspensions included); zero when it never began.
-    public var duration: Duration {
-        bodyStarted.map { $0.duration(to: ended) } ?? .zero
+        self.began = began
+        self.duration = duration
     }
 }

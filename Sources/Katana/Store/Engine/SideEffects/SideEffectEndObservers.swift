@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Who wants to know when a store's side effects end (see ``SideEffectEnd``): functions that
 /// interceptors register through their context, usually as the store starts.
 ///
@@ -29,10 +31,15 @@ final class SideEffectEndObservers: Sendable {
         }
     }
 
-    /// The end of a side effect whose body began at `started` (nil: it never began) and ended now,
-    /// with its body's result, or with the cancellation that overrides it.
+    /// A reading of the monotonic clock, in nanoseconds, for ``report(_:sequence:startedAt:result:cancelledBy:)``.
+    static var now: UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// The end of a side effect whose body began at `started` (a reading of ``now``; nil: it never
+    /// began) and ended now, with its body's result, or with the cancellation that overrides it.
     func report(
-        _ item: any Dispatchable, sequence: UInt64, started: ContinuousClock.Instant?,
+        _ item: any Dispatchable, sequence: UInt64, startedAt started: UInt64?,
         result: Result<any Sendable, any Error>?, cancelledBy canceller: SideEffectEnd.Canceller?
     ) {
         let outcome: SideEffectEnd.Outcome = if let canceller {
@@ -43,6 +50,7 @@ final class SideEffectEndObservers: Sendable {
             case .success, nil: .succeeded
             }
         }
-        report(SideEffectEnd(item: item, sequence: sequence, outcome: outcome, bodyStarted: started, ended: .now))
+        let duration = started.map { Duration.nanoseconds(Int64(clamping: Self.now &- $0)) } ?? .zero
+        report(SideEffectEnd(item: item, sequence: sequence, outcome: outcome, began: started != nil, duration: duration))
     }
 }

@@ -25,6 +25,11 @@ extension SideEffectRunner {
         /// object, which then serves as the closure's context (no allocation of its own).
         var taskRunner: SideEffectRunner?
         var taskToken: Registry.Token?
+        /// Whether its store observed ends when its task was made, and when its body began (a
+        /// reading of ``SideEffectEndObservers/now``): set by the task's starter and by the task,
+        /// read by the task only.
+        var observesEnds = false
+        var bodyStart: UInt64 = 0
         /// Set once it is cancelled, read by its task as it starts: an atomic, so that the task's
         /// first step costs no lock (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
         private let cancelled = AtomicFlag()

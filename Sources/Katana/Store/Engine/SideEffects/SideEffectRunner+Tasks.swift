@@ -8,7 +8,7 @@ extension SideEffectRunner {
         if let cancellation = registry.withLock({ $0.startTask(token) }) {
             // Cancelled while its interceptors ran: it does not start.
             if ends.isObserved {
-                ends.report(job.envelope.item, sequence: job.envelope.sequence, started: nil, result: nil, cancelledBy: cancellation)
+                ends.report(job.envelope.item, sequence: job.envelope.sequence, startedAt: nil, result: nil, cancelledBy: cancellation)
             }
             job.envelope.reject(cancellation.error(for: job.itemType))
             return
@@ -27,6 +27,7 @@ extension SideEffectRunner {
     func startTaskHere(_ job: Job, token: Registry.Token, on start: StartOnWorker) -> Registry.Taken? {
         job.taskRunner = self
         job.taskToken = token
+        job.observesEnds = ends.isObserved
         start.job = job
         let task: Task<Void, Never>
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
@@ -92,6 +93,7 @@ extension SideEffectRunner {
     func makeTask(_ job: Job, token: Registry.Token) -> Task<Void, Never> {
         job.taskRunner = self
         job.taskToken = token
+        job.observesEnds = ends.isObserved
         if let taskStarter {
             return taskStarter { await Self.runTask(job) }
         }
@@ -118,8 +120,9 @@ extension SideEffectRunner {
             if job.isCancellationRequested {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
-            // Read only when someone observes ends, so that an unobserved store reads no clock.
-            let started: ContinuousClock.Instant? = job.taskRunner?.ends.isObserved == true ? .now : nil
+            if job.observesEnds {
+                job.bodyStart = SideEffectEndObservers.now
+            }
             let outcome: Result<any Sendable, any Error>
             if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
                 outcome = await runTraced(job, with: runner, logger: logger)
@@ -130,7 +133,7 @@ extension SideEffectRunner {
                     outcome = .failure(error)
                 }
             }
-            guard let next = finishTask(job, outcome: outcome, started: started) else { return }
+            guard let next = finishTask(job, outcome: outcome) else { return }
             job = next
         }
     }
@@ -166,12 +169,12 @@ extension SideEffectRunner {
     /// look at the registry (see ``StartOnWorker``). When that job is an async side effect too and
     /// this task is not cancelled, the task runs it next: returned here. Its handle has not left
     /// the worker yet, so only the side effects it ran can have cancelled it.
-    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>, started: ContinuousClock.Instant?) -> Job? {
+    private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) -> Job? {
         guard let owner = job.taskRunner, let token = job.taskToken else { return nil }
         if let start = startOnWorker.current, start.job === job {
             let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
-            if let started {
-                owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+            if job.observesEnds {
+                owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, startedAt: job.bodyStart, result: outcome, cancelledBy: cancellation)
             }
             settle(job, outcome: outcome, cancellation: cancellation)
             if let next, next.entry.startsTaskWhenTaken, !Task.isCancelled {
@@ -182,8 +185,8 @@ extension SideEffectRunner {
             return nil
         }
         let cancellation = owner.registry.withLock { $0.endTask(token) }
-        if let started {
-            owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+        if job.observesEnds {
+            owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, startedAt: job.bodyStart, result: outcome, cancelledBy: cancellation)
         }
         settle(job, outcome: outcome, cancellation: cancellation)
         owner.registry.withLock { $0.taskSettled() }
@@ -218,6 +221,7 @@ extension SideEffectRunner {
         activity.pokeIfWatched()
         next.entry.taskRunner = self
         next.entry.taskToken = next.token
+        next.entry.observesEnds = ends.isObserved
         start.job = next.entry
         return next.entry
     }

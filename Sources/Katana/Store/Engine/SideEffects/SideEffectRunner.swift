@@ -152,11 +152,21 @@ final class SideEffectRunner: @unchecked Sendable {
                 // The entry goes before the promise settles (whoever sees it settled sees the side
                 // effect gone), and the worker takes its next job after: until then it counts as
                 // busy, so a store that looks idle has settled the promises of what it ran.
-                envelope.settle(runAndEnd(envelope, with: runner, token: token, itemType: job.itemType))
+                if ends.isObserved {
+                    envelope.settle(runReportingEnd(envelope, with: runner, token: token, standingFor: job))
+                    break
+                }
+                let outcome = runBody(envelope, with: runner)
+                let cancellation = registry.withLock { $0.end(token) }
+                envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
                 break
             }
             intercept(job, token: token, with: chain) { passed in
-                self.runAndEnd(passed, with: runner, token: token, itemType: job.itemType)
+                if self.ends.isObserved {
+                    return self.runReportingEnd(passed, with: runner, token: token, standingFor: job)
+                }
+                let outcome = self.runBody(passed, with: runner)
+                return self.registry.withLock { $0.end(token) }.map { .failure($0.error(for: job.itemType)) } ?? outcome
             }
         case .start(let runner):
             guard let chain, !job.startsTaskWhenTaken else {
@@ -214,7 +224,11 @@ final class SideEffectRunner: @unchecked Sendable {
     private func handleReplacement(_ envelope: Envelope, standingInFor original: Job, token: Registry.Token) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            return runAndEnd(envelope, with: runner, token: token, itemType: type(of: envelope.item))
+            if ends.isObserved {
+                return runReportingEnd(envelope, with: runner, token: token, standingFor: nil)
+            }
+            let outcome = runBody(envelope, with: runner)
+            return registry.withLock { $0.end(token) }.map { .failure($0.error(for: type(of: envelope.item))) } ?? outcome
         case .asyncSideEffect(let runner):
             let job = Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: false, standingInFor: original)
             startTask(job, token: token)
@@ -231,10 +245,10 @@ final class SideEffectRunner: @unchecked Sendable {
     private func handleExtra(_ envelope: Envelope) -> Settlement? {
         switch classify(envelope.item) {
         case .sideEffect(let runner):
-            let started = ends.isObserved ? ContinuousClock.now : nil
+            let started = ends.isObserved ? SideEffectEndObservers.now : nil
             let outcome = runBody(envelope, with: runner)
-            if let started {
-                ends.report(envelope.item, sequence: envelope.sequence, started: started, result: outcome, cancelledBy: nil)
+            if let started, case .result(let result) = outcome {
+                ends.report(envelope.item, sequence: envelope.sequence, startedAt: started, result: result, cancelledBy: nil)
             }
         case .asyncSideEffect(let runner):
             submit(envelope, starting: runner)
@@ -244,26 +258,28 @@ final class SideEffectRunner: @unchecked Sendable {
         return nil
     }
 
-    /// Runs a synchronous side effect's body here, then ends its entry and reports its end (when
-    /// ends are observed); returns how to settle its promise: with the body's outcome, or with the
-    /// error of a cancellation that came while it ran.
-    private func runAndEnd(
-        _ envelope: Envelope, with runner: ItemKind.SideEffectRunner, token: Registry.Token, itemType: any Dispatchable.Type
+    /// What a synchronous side effect's run does when its store observes ends: runs the body,
+    /// ends the entry, then reports the end; returns how to settle its promise. Apart from the
+    /// paths above, so that a store that observes nothing pays one flag read (docs/PERFORMANCE.md,
+    /// "Side-effect ends").
+    @inline(never)
+    private func runReportingEnd(
+        _ envelope: Envelope, with runner: ItemKind.SideEffectRunner, token: Registry.Token, standingFor job: Job?
     ) -> Settlement {
-        let started = ends.isObserved ? ContinuousClock.now : nil
+        let started = SideEffectEndObservers.now
         let outcome = runBody(envelope, with: runner)
         let cancellation = registry.withLock { $0.end(token) }
-        if let started {
-            ends.report(envelope.item, sequence: envelope.sequence, started: started, result: outcome, cancelledBy: cancellation)
+        if case .result(let result) = outcome {
+            ends.report(envelope.item, sequence: envelope.sequence, startedAt: started, result: result, cancelledBy: cancellation)
         }
-        return cancellation.map { .failure($0.error(for: itemType)) } ?? .result(outcome)
+        return cancellation.map { .failure($0.error(for: job?.itemType ?? type(of: envelope.item))) } ?? outcome
     }
 
-    /// Runs a synchronous side effect's body here; returns its outcome.
-    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Result<any Sendable, any Error> {
+    /// Runs a synchronous side effect's body here; returns its outcome, for its promise.
+    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
         SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
-                return .success(try runner(envelope.item, envelope.sequence))
+                return .result(.success(try runner(envelope.item, envelope.sequence)))
             } catch {
                 return .failure(error)
             }
