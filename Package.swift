@@ -90,7 +90,8 @@ let package = Package(
         // Testing support for apps built on the store (XCTest and Swift Testing).
         .target(name: "KatanaTesting", dependencies: ["Katana", "KatanaRecording"], swiftSettings: librarySettings),
         .testTarget(name: "KatanaTestingTests", dependencies: ["KatanaTestSupport", "KatanaTesting", "KatanaObservers", "KatanaLegacy"]),
-        // Recording a store's history and replaying it (DESIGN.md section 9).
+        // Recording a store's history and replaying it (docs/Architecture.md, "Modules and their
+        // dependencies").
         .target(name: "KatanaRecording", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(
             name: "KatanaRecordingTests",

@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // The inspector: a web page for a recording file or a running store (DESIGN.md section 10).
+        // The inspector: a web page for a recording file or a running store (docs/Architecture.md,
+        // "Modules and their dependencies": why the tools are a package of their own).
         .target(
             name: "KatanaInspector",
             dependencies: [

@@ -11,9 +11,9 @@ public protocol Action: AnyStateUpdater {}
 
 /// A Katana 2.x action that also runs a side effect once its new state has been stored.
 ///
-/// The side effect runs exactly once per handled dispatch, right after the state update, on the store's
-/// concurrent side-effect queue, with the states before and after the update, the store's dependency
-/// container and a `dispatch` for further actions. An ``AsyncAction`` runs it only when dispatched in
+/// The side effect runs exactly once per handled dispatch, right after the state update, on the thread
+/// that applied it and before the store handles the next item (Katana 2.x's order), with the states
+/// before and after the update, the store's dependency container and a `dispatch` for further actions. An ``AsyncAction`` runs it only when dispatched in
 /// the `loading` state.
 @available(*, deprecated, message: "Split it into a StateUpdater and a SideEffect (or AsyncSideEffect) that dispatches it")
 public protocol ActionWithSideEffect: Action, FollowUpStateUpdater {

@@ -88,9 +88,9 @@ extension AnySideEffectContext {
     /// or throws, or when it is cancelled before its body began. Call it from an interceptor's
     /// ``Interceptor/start(in:)`` (or a closure interceptor's outer closure) to see every end.
     ///
-    /// The observer runs on the thread where the side effect ended (a worker, the task's thread, or
-    /// the canceller's), before its promise settles; keep it quick and never wait in it. Returns
-    /// false, and keeps nothing, when this context does not belong to a store.
+    /// The observer runs on the thread where the side effect ended (its worker, or its task's
+    /// thread), before its promise settles; keep it quick and never wait in it. Returns false,
+    /// and keeps nothing, when this context does not belong to a store.
     @discardableResult
     public func observeSideEffectEnds(_ observer: @escaping @Sendable (SideEffectEnd) -> Void) -> Bool {
         (self as? any StoreContext)?.addEndObserver(observer) ?? false

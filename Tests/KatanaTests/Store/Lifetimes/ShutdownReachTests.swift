@@ -3,8 +3,8 @@ import Testing
 @testable import Katana
 
 /// A shutdown reaches every item the store accepted before the call, wherever it is — in the
-/// inbox, in the batch the drainer holds, waiting for a worker, running (DESIGN.md §3,
-/// "Lifetimes"): when it returns, each was handled or cancelled, nothing is applied and no promise
+/// inbox, in the batch the drainer holds, waiting for a worker, running (docs/Architecture.md,
+/// "Shutdown"): when it returns, each was handled or cancelled, nothing is applied and no promise
 /// is fulfilled afterwards, and the report counts them.
 @Suite struct ShutdownReachTests {
     /// An updater that takes `milliseconds` and records that it was applied.

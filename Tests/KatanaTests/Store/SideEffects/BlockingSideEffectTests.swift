@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import Katana
 
-/// However a side effect blocks, one dispatched meanwhile starts promptly (DESIGN.md §3 item 3):
-/// side effects run on threads of the package's own, not on a dispatch queue that adds threads
-/// slowly. Past the threads' cap, work waits for a thread; it is never lost.
+/// However a side effect blocks, one dispatched meanwhile starts promptly (docs/Architecture.md,
+/// "Store semantics"): side effects run on threads of the package's own, not on a dispatch queue
+/// that adds threads slowly. Past the threads' cap, work waits for a thread; it is never lost.
 @Suite struct BlockingSideEffectTests {
     /// How many side effects block while the short ones run.
     private static let blockedCount = 64

@@ -98,7 +98,7 @@ struct DeliveryStateMachine<Listener: DeliveryListener, Run: DeliveryRun> {
     let retainedRuns: Int
     /// The store, held from the publish that starts a delivery until that delivery finds nothing
     /// left, so that the listeners hear every change even once the store's last outside reference
-    /// has gone (DESIGN.md §3 item 7; see DeliveryStateMachine+Owner.swift).
+    /// has gone (docs/Architecture.md, "Lifetimes"; see DeliveryStateMachine+Owner.swift).
     /// (Internal rather than private(set) only for that extension.)
     var keptAlive: AnyObject?
 

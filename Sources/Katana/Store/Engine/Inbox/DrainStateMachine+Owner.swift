@@ -1,7 +1,7 @@
-/// The inbox holds the store while work it accepted waits (DESIGN.md §3 item 7): Katana 3.x kept
-/// its store alive through a hidden global and handled that work; Katana 6 crashed. Here the store
-/// lives until its inbox is idle, then goes with its last reference as usual; a side effect still
-/// running does not hold it.
+/// The inbox holds the store while work it accepted waits (docs/Architecture.md, "Lifetimes"):
+/// Katana 3.x kept its store alive through a hidden global and handled that work; Katana 6 crashed.
+/// Here the store lives until its inbox is idle, then goes with its last reference as usual; a side
+/// effect still running does not hold it.
 extension DrainStateMachine {
     /// Holds the store for the items waiting, unless it is held already or the item comes from the
     /// store's own work (whose rules and side effects must not keep it alive by dispatching).

@@ -159,8 +159,8 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// Who hears about state changes; the drainer learns it with each batch.
     var audience = Audience.nobody
     /// The store itself, held while items wait or are being drained, so that work it has accepted
-    /// is handled even once its last outside reference is gone (DESIGN.md §3 item 7); let go as
-    /// soon as the inbox is idle again (see ``releaseOwnerIfIdle()``).
+    /// is handled even once its last outside reference is gone (docs/Architecture.md,
+    /// "Lifetimes"); let go as soon as the inbox is idle again (see ``releaseOwnerIfIdle()``).
     var keptAlive: AnyObject?
 
     /// The number of items waiting.

@@ -1,8 +1,9 @@
 import Testing
 @testable import Katana
 
-/// The delivery holds its store while changes wait for the listeners (DESIGN.md §3 item 7), so a
-/// store whose last outside reference goes right after a dispatch still calls them.
+/// The delivery holds its store while changes wait for the listeners (docs/Architecture.md,
+/// "Lifetimes"), so a store whose last outside reference goes right after a dispatch still calls
+/// them.
 @Suite struct DeliveryStateMachineOwnerTests {
     /// Stands for the store; counts how often the machine asks for it.
     private final class OwnerSource {

@@ -4,7 +4,8 @@ import Testing
 /// Stands for the store the inbox holds while work waits.
 private final class TestOwner {}
 
-/// The inbox holds its store while accepted work waits (DESIGN.md §3 item 7), event by event.
+/// The inbox holds its store while accepted work waits (docs/Architecture.md, "Lifetimes"), event
+/// by event.
 @Suite struct DrainStateMachineOwnerTests {
     /// Counts how often the machine asks for its owner.
     private final class OwnerSource {
