@@ -6,7 +6,7 @@ import json
 import os
 
 from ..failure import log
-from ..snippets import ROW_POSITIONS, ROWS_IN_VIEW, row_sel, text_of
+from ..snippets import ROW_POSITIONS, ROWS_IN_VIEW, SESSION, row_sel, text_of
 
 
 def run(test):
@@ -22,8 +22,8 @@ def run(test):
     test.devtools.problems.clear()
     test.open_page(url, "the live store")
     page.wait_for("the live connection", "inspector.connectionState() === 'live'", timeout=20)
-    test.expect(page.js("inspector.loadedCount()") == 8 and page.js(ROW_POSITIONS) == list(range(1, 9)),
-                "the live page shows the 8 items", repr(page.js(ROW_POSITIONS)))
+    test.expect(page.js("inspector.loadedCount()") == SESSION and page.js(ROW_POSITIONS) == list(range(1, SESSION + 1)),
+                f"the live page shows the {SESSION} items", repr(page.js(ROW_POSITIONS)))
     status = text_of(page, "[data-testid=live-status]") or ""
     test.expect("Live" in status, "the header shows the live connection", repr(status))
     test.shot("live-before")
@@ -31,41 +31,44 @@ def run(test):
     page.js("window.__notReloaded = true")
     fixture.send("add Live item")
     position = int(fixture.expect_line(r"^dispatched (\d+)$", "'dispatched <position>'", timeout=20).group(1))
-    test.expect(position == 9, "the fixture dispatched the new item at #9", str(position))
-    page.wait_for("row #9 to appear", "(() => { const r = document.querySelector(%s);"
-                  " return !!r && r.textContent.includes('Live item'); })()" % json.dumps(row_sel(9)), timeout=10)
-    test.expect(page.js("window.__notReloaded === true"), "row #9 'Live item' appears within 10 s, without a reload")
+    new = SESSION + 1
+    test.expect(position == new, f"the fixture dispatched the new item at #{new}", str(position))
+    page.wait_for(f"row #{new} to appear", "(() => { const r = document.querySelector(%s);"
+                  " return !!r && r.textContent.includes('Live item'); })()" % json.dumps(row_sel(new)), timeout=10)
+    test.expect(page.js("window.__notReloaded === true"), f"row #{new} 'Live item' appears within 10 s, without a reload")
     test.shot("live-after-new-item")
 
     # Fill the timeline past its height: at the bottom, the view follows.
     for i in range(1, 41):
         fixture.send(f"add Filler {i}")
         fixture.expect_line(r"^dispatched \d+$", f"'dispatched' for filler {i}", timeout=20)
-    page.wait_for("the filler rows", "inspector.loadedCount() === 49", timeout=15)
-    page.wait_for("the view to follow to #49", "(%s).includes(49)" % ROWS_IN_VIEW, timeout=10)
-    test.ok("at the bottom, the view follows new items (#49 in view)")
+    filled = new + 40
+    page.wait_for("the filler rows", f"inspector.loadedCount() === {filled}", timeout=15)
+    page.wait_for(f"the view to follow to #{filled}", "(%s).includes(%d)" % (ROWS_IN_VIEW, filled), timeout=10)
+    test.ok(f"at the bottom, the view follows new items (#{filled} in view)")
 
     # Scroll up a little: the view must not move when an item arrives.
     page.wheel("[data-testid=timeline-scroll]", -300)
     page.wait_for("the wheel to scroll up", "document.querySelector('[data-testid=timeline-scroll]').scrollTop > 0 &&"
-                  " !(%s).includes(49)" % ROWS_IN_VIEW, timeout=10)
+                  " !(%s).includes(%d)" % (ROWS_IN_VIEW, filled), timeout=10)
     page.wait_for("the scrolling to settle", """new Promise(done => {
         const box = document.querySelector('[data-testid=timeline-scroll]'); const top = box.scrollTop;
         setTimeout(() => done(box.scrollTop === top), 300); })""", timeout=10)
     before = page.js("({top: document.querySelector('[data-testid=timeline-scroll]').scrollTop, rows: %s})" % ROWS_IN_VIEW)
     fixture.send("add While reading")
-    fixture.expect_line(r"^dispatched 50$", "'dispatched 50'", timeout=20)
-    page.wait_for("#50 to reach the page", "inspector.loadedCount() === 50", timeout=10)
+    reading = filled + 1
+    fixture.expect_line(rf"^dispatched {reading}$", f"'dispatched {reading}'", timeout=20)
+    page.wait_for(f"#{reading} to reach the page", f"inspector.loadedCount() === {reading}", timeout=10)
     page.wait_for("the new items button", "!document.querySelector('[data-testid=new-items]').hidden", timeout=5)
     page.frames(3)
     after = page.js("({top: document.querySelector('[data-testid=timeline-scroll]').scrollTop, rows: %s})" % ROWS_IN_VIEW)
-    test.expect(before == after, "scrolled away from the bottom, the view does not move when #50 arrives",
+    test.expect(before == after, f"scrolled away from the bottom, the view does not move when #{reading} arrives",
                 f"before {before}, after {after}")
     label = text_of(page, "[data-testid=new-items]") or ""
     test.expect("1 new item" in label, "a '1 new item ↓' button shows", repr(label))
     test.shot("live-new-items-button")
     page.click("[data-testid=new-items]", "the new items button")
-    page.wait_for("#50 in view after the button", "(%s).includes(50)" % ROWS_IN_VIEW, timeout=5)
+    page.wait_for(f"#{reading} in view after the button", "(%s).includes(%d)" % (ROWS_IN_VIEW, reading), timeout=5)
     test.expect(page.js("document.querySelector('[data-testid=new-items]').hidden"),
                 "the button scrolls to the new item and goes away")
     test.no_page_errors("the live scenario")

@@ -1,4 +1,4 @@
-"""The recording scenario: a 308-item recording the fixture writes. The header, the timeline's
+"""The recording scenario: a 312-item recording the fixture writes. The header, the timeline's
 columns, filtering by type, outcome, origin and text, selecting an item (state tree and diff),
 collapsing tree nodes, stepping with the buttons and the keyboard, following an origin, a rejected
 item's error, and a reload that returns to the selected item."""
@@ -9,7 +9,7 @@ import re
 import shutil
 
 from ..failure import log
-from ..snippets import ROW_POSITIONS, row_sel, text_of
+from ..snippets import RECORDED, ROW_POSITIONS, row_sel, text_of
 
 
 def run(test):
@@ -19,11 +19,11 @@ def run(test):
     page = test.page
     test.open_page(url, "the recording")
 
-    test.expect(page.js("inspector.totalCount()") == 308 and page.js("inspector.loadedCount()") == 308,
-                "the page loads the recording: 308 items",
+    test.expect(page.js("inspector.totalCount()") == RECORDED and page.js("inspector.loadedCount()") == RECORDED,
+                f"the page loads the recording: {RECORDED} items",
                 f"total {page.js('inspector.totalCount()')}, loaded {page.js('inspector.loadedCount()')}")
     count_text = text_of(page, "[data-testid=summary-count]")
-    test.expect(count_text and "308" in count_text, "the header shows the count", repr(count_text))
+    test.expect(count_text and str(RECORDED) in count_text, "the header shows the count", repr(count_text))
     source = text_of(page, "[data-testid=summary-source]") or ""
     test.expect("todos.jsonl" in source, "the header names the source", repr(source))
     state_type = text_of(page, "[data-testid=summary-state-type]") or ""
@@ -31,7 +31,7 @@ def run(test):
 
     rows = page.js(ROW_POSITIONS)
     test.expect(rows and rows[0] == 1 and 0 < len(rows) < 200,
-                f"the timeline shows rows from #1 with only {len(rows)} row elements in the DOM (of 308)",
+                f"the timeline shows rows from #1 with only {len(rows)} row elements in the DOM (of {RECORDED})",
                 f"rows: {rows[:5]}…")
     first = page.js("""(() => { const r = document.querySelector('[data-testid=timeline-row][data-position="1"]');
         return Array.from(r.children).map(c => c.textContent); })()""")
@@ -55,7 +55,7 @@ def run(test):
     rows = page.js(ROW_POSITIONS)
     test.expect(rows == [3], "type filter ToggleTodo: one row, #3", repr(rows))
     count_text = text_of(page, "[data-testid=filter-count]") or ""
-    test.expect("showing 1 of 308" in count_text, "the count reads 'showing 1 of 308'", repr(count_text))
+    test.expect(f"showing 1 of {RECORDED}" in count_text, f"the count reads 'showing 1 of {RECORDED}'", repr(count_text))
     page.choose("[data-testid=filter-type]", "All types", "the type filter")
 
     # Filters: outcome.
@@ -68,7 +68,7 @@ def run(test):
                 "outcome filter 'rejected': row #7 with its error", f"rows {rows}, error {error!r}")
     test.shot("filtered")
     page.click("[data-testid=filter-clear]", "Clear filters")
-    page.wait_for("the filters to clear", "inspector.filteredCount() === 308")
+    page.wait_for("the filters to clear", f"inspector.filteredCount() === {RECORDED}")
 
     # Search.
     page.type_into("[data-testid=filter-search]", "Anna", "the search box")
@@ -83,10 +83,10 @@ def run(test):
     rows = page.js(ROW_POSITIONS)
     test.expect(rows == [4], "origin filter 'side effect ImportTodos': row #4", repr(rows))
     page.choose("[data-testid=filter-origin]", "From outside", "the origin filter")
-    page.wait_for("the origin filter 'from outside'", "inspector.filteredCount() === 307")
-    test.ok("origin filter 'From outside': 307 rows")
+    page.wait_for("the origin filter 'from outside'", f"inspector.filteredCount() === {RECORDED - 1}")
+    test.ok(f"origin filter 'From outside': {RECORDED - 1} rows")
     page.click("[data-testid=filter-clear]", "Clear filters")
-    page.wait_for("the filters to clear", "inspector.filteredCount() === 308")
+    page.wait_for("the filters to clear", f"inspector.filteredCount() === {RECORDED}")
 
     # Select row 3: the tree and the diff.
     page.click(row_sel(3), "row #3")
