@@ -86,7 +86,7 @@
     addField(header, "Position", "#" + d.position + of + " · sequence " + d.sequence, "detail-position");
     const type = addField(header, "Type", d.type + " (" + d.kind + ")", "detail-type");
     type.classList.add("mono");
-    addField(header, "Time", typeof d.time === "number" ? fullTime(d.time * 1000) : "—", "detail-time");
+    addField(header, "Time", typeof d.time === "number" ? fullTime(d.time) : "—", "detail-time");
     addField(header, "Origin", originContent(d.origin), "detail-origin");
     addField(header, "Outcome", el("span", "badge " + d.outcome, d.outcome), "detail-outcome");
 

@@ -63,13 +63,15 @@
 
   function pad(n, width) { const s = String(n); return s.length >= width ? s : "0".repeat(width - s.length) + s; }
 
+  // Every time the page shows (a row's, a detail's) is whole milliseconds from the API, formatted
+  // here, so that one item shows one time wherever it appears.
   K.clockTime = function (ms) {
-    const d = new Date(ms);
+    const d = new Date(Math.round(ms));
     return pad(d.getHours(), 2) + ":" + pad(d.getMinutes(), 2) + ":" + pad(d.getSeconds(), 2) + "." + pad(d.getMilliseconds(), 3);
   };
 
   K.fullTime = function (ms) {
-    const d = new Date(ms);
+    const d = new Date(Math.round(ms));
     return d.getFullYear() + "-" + pad(d.getMonth() + 1, 2) + "-" + pad(d.getDate(), 2) + " " + K.clockTime(ms);
   };
 

@@ -1,7 +1,7 @@
 import Foundation
 import KatanaRecording
 
-/// The JSON the page reads (Tools/README.md, "The inspector's API"), built from the history.
+/// The JSON the page reads (docs/Inspecting.md, "Its API"), built from the history.
 enum InspectorAPI {
     /// The most items one request returns.
     static let maximumItemsPerRequest = 50_000
@@ -45,7 +45,7 @@ enum InspectorAPI {
         return .array([
             .integer(Int64(item.position)),
             .integer(Int64(item.sequence)),
-            .integer(Int64((item.time * 1000).rounded())),
+            .integer(milliseconds(item.time)),
             .string(item.typeName),
             .string(item.kind.rawValue),
             .string(origin.from),
@@ -57,6 +57,13 @@ enum InspectorAPI {
         ])
     }
 
+    /// A time in seconds since 1970 as the API sends every time: whole milliseconds, rounded to
+    /// the nearest, so that a row and a detail show the same one.
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        let milliseconds = (seconds * 1000).rounded()
+        return milliseconds.isFinite && abs(milliseconds) < 9e15 ? Int64(milliseconds) : 0
+    }
+
     static func detail(_ detail: ItemDetail) -> JSONValue {
         let item = detail.item
         let origin = item.originParts
@@ -64,7 +71,7 @@ enum InspectorAPI {
         return .object([
             "position": .integer(Int64(item.position)),
             "sequence": .integer(Int64(item.sequence)),
-            "time": .number(item.time),
+            "time": .integer(milliseconds(item.time)),
             "type": .string(item.typeName),
             "kind": .string(item.kind.rawValue),
             "origin": .object([
