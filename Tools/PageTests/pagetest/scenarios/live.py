@@ -1,9 +1,11 @@
 """The live scenario: against the fixture's live store, an item dispatched while the page is open
 appears without a reload; at the bottom the view follows new items; scrolled up, the view stays
-where it is and a "1 new item ↓" button shows."""
+where it is and a "1 new item ↓" button shows. A side effect's row shows it running, then, when
+it ends long after its row arrived, how it ended (the row and the selected item's detail)."""
 
 import json
 import os
+import re
 
 from ..failure import log
 from ..snippets import ROW_POSITIONS, ROWS_IN_VIEW, SESSION, row_sel, text_of
@@ -71,6 +73,33 @@ def run(test):
     page.wait_for(f"#{reading} in view after the button", "(%s).includes(%d)" % (ROWS_IN_VIEW, reading), timeout=5)
     test.expect(page.js("document.querySelector('[data-testid=new-items]').hidden"),
                 "the button scrolls to the new item and goes away")
+
+    # A side effect that ends after its row arrived: the row, and its detail, say so when it does.
+    fixture.send("refresh")
+    refresh = int(fixture.expect_line(r"^dispatched (\d+)$", "'dispatched <position>' for the refresh", timeout=20).group(1))
+    end_sel = row_sel(refresh) + " [data-testid=row-end]"
+    page.wait_for(f"row #{refresh} to show the refresh running",
+                  "(() => { const c = document.querySelector(%s); return !!c && c.textContent === 'running'; })()"
+                  % json.dumps(end_sel), timeout=10)
+    test.ok(f"row #{refresh}, the refresh, is badged 'running'")
+    page.click(row_sel(refresh), f"row #{refresh}")
+    page.wait_for(f"the detail of #{refresh}", "document.querySelector('#detail-body').dataset.position === '%d'" % refresh)
+    running = text_of(page, "[data-testid=detail-end]") or ""
+    test.expect(running.startswith("running"), "its detail says it is running", repr(running))
+    fixture.send("cancel-refresh")
+    fixture.expect_line(r"^ended$", "'ended' after cancel-refresh", timeout=20)
+    page.wait_for(f"row #{refresh} to show how it ended",
+                  "(() => { const b = document.querySelector(%s); return !!b && b.textContent === 'cancelled'; })()"
+                  % json.dumps(end_sel + " [data-testid=end-badge]"), timeout=10)
+    words = text_of(page, end_sel + " [data-testid=end-words]") or ""
+    test.expect(re.fullmatch(r"its id · [\d.]+ (µs|ms|s|min \d+ s)", words) is not None,
+                f"when it is cancelled, row #{refresh} updates in place: 'cancelled', 'its id' and how long it ran",
+                repr(words))
+    page.wait_for("the detail to show the end", "(document.querySelector('[data-testid=detail-end]') || {}).textContent"
+                  " && document.querySelector('[data-testid=detail-end]').textContent.startsWith('cancelled by its id')",
+                  timeout=10)
+    test.expect(page.js("window.__notReloaded === true"), "the selected item's detail shows the end too, without a reload")
+    test.shot("live-end-arrived")
     test.no_page_errors("the live scenario")
     fixture.send("quit")
     test.processes.stop(fixture)

@@ -36,9 +36,10 @@ def run(test):
                 f"rows: {rows[:5]}…")
     first = page.js("""(() => { const r = document.querySelector('[data-testid=timeline-row][data-position="1"]');
         return Array.from(r.children).map(c => c.textContent); })()""")
-    test.expect(first[2] == "AddTodo" and first[3] == "outside" and "handled" in first[4]
-                and re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", first[1]) and "Buy milk" in first[5],
-                "row 1 shows time HH:MM:SS.mmm, type AddTodo, origin outside, handled, and the item", repr(first))
+    test.expect(first[2] == "AddTodo" and first[3] == "outside" and "handled" in first[4] and first[5] == ""
+                and re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", first[1]) and "Buy milk" in first[6],
+                "row 1 shows time HH:MM:SS.mmm, type AddTodo, origin outside, handled, no end (not a side effect),"
+                " and the item", repr(first))
     full_type = page.js("document.querySelector('%s .col-type').title" % row_sel(1))
     test.expect(full_type.startswith("InspectorPageFixture.AddTodo"), "the full type name shows on hover",
                 repr(full_type))
