@@ -8,7 +8,7 @@ page, clicks and types through the DOM like a user, checks what the page shows, 
 screenshot of each view. Every process it starts is stopped at the end, also when a check fails.
 
 Usage: drive_page.py --inspector BIN --fixture BIN [--out DIR] [--docs-image PNG] [--timeout S]
-                     [--only recording|large|token|live|live-trim ...] [--chromium BIN] [--large-timeout S]
+                     [--only recording|ends|large|token|live|live-trim ...] [--chromium BIN] [--large-timeout S]
 """
 
 import os

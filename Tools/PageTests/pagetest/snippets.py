@@ -2,6 +2,12 @@
 
 import json
 
+# The items of the fixture's scripted session (TodoApp.scriptedItems): #1 to #8 one of each kind,
+# #9 to #12 side effects that end differently (two searches cancelled by the newer #11, which
+# succeeds, and a sync, #12, that fails). A recording adds 300 renames after them.
+SESSION = 12
+RECORDED = SESSION + 300
+
 # The positions of the timeline's row elements in the DOM, top to bottom.
 ROW_POSITIONS = ("Array.from(document.querySelectorAll('[data-testid=timeline-row]'))"
                  ".map(r => Number(r.dataset.position))")

@@ -3,7 +3,8 @@ import Katana
 import KatanaRecording
 
 /// The app the inspector's tests record: a todo list whose session has an item of each kind the
-/// page shows (updaters, a side effect and what it dispatched, a rejected and a blocked item).
+/// page shows (updaters, a side effect and what it dispatched, a rejected and a blocked item, and
+/// side effects that succeed, fail and are cancelled: EndingSideEffects.swift).
 struct TodoState: State, Codable, Equatable {
     var todos: [Todo] = []
     var filter = "all"
@@ -96,17 +97,30 @@ struct MissingTodo: Error, CustomStringConvertible {
     }
 }
 
+/// A todo store, and what its recorder has recorded of it.
+struct TodoSession: Sendable {
+    let store: TodoStore
+    let recorded: RecordedSideEffects
+}
+
 enum TodoApp {
+    /// Items the scripted session dispatches before its renames (positions 1 to 12).
+    static let scriptedItems = 12
+
     /// A store that records into `sink`, with the gate after the recorder.
-    static func store(recordingInto sink: any RecordingSink<TodoState>) -> TodoStore {
-        TodoStore(interceptors: Interceptors {
-            StoreRecorder(to: sink)
+    static func session(recordingInto sink: any RecordingSink<TodoState>) -> TodoSession {
+        let recorded = RecordedSideEffects()
+        let store = TodoStore(interceptors: Interceptors {
+            StoreRecorder(to: sink, recorded)
             Gate()
         })
+        return TodoSession(store: store, recorded: recorded)
     }
 
-    /// Dispatches the scripted session (items 1 to 8), then `extra` renames, each awaited.
-    static func playSession(on store: TodoStore, extra: Int) async throws {
+    /// Dispatches the scripted session (items 1 to 12), then `extra` renames, each awaited; every
+    /// side effect has ended, and its end is recorded, when it returns.
+    static func playSession(_ session: TodoSession, extra: Int) async throws {
+        let store = session.store
         try await store.dispatch(AddTodo(title: "Buy milk")).value
         try await store.dispatch(AddTodo(title: "Write report")).value
         try await store.dispatch(ToggleTodo(id: 1)).value
@@ -114,6 +128,7 @@ enum TodoApp {
         try await store.dispatch(SetFilter(filter: "open")).value
         _ = try? await store.dispatch(RemoveTodo(id: 99)).value
         _ = try? await store.dispatch(Ping()).value
+        try await playSideEffectsThatEnd(session)
         // Updaters are handled in dispatch order: awaiting the last one awaits them all.
         for version in 1 ... max(1, extra) where extra > 0 {
             let renamed = store.dispatch(RenameTodo(id: 2, title: "Write report v\(version)"))
@@ -121,5 +136,18 @@ enum TodoApp {
                 try await renamed.value
             }
         }
+    }
+
+    /// Items 9 to 12: two searches that a newer one cancels (latest wins), the newer one, which
+    /// succeeds, and a sync that fails.
+    private static func playSideEffectsThatEnd(_ session: TodoSession) async throws {
+        let store = session.store
+        _ = store.dispatch(SearchTodos(query: "w", backendMilliseconds: 60_000))
+        try await session.recorded.wait("the first search to be recorded", items: 9)
+        _ = store.dispatch(SearchTodos(query: "wr", backendMilliseconds: 60_000))
+        try await session.recorded.wait("the second search to be recorded", items: 10)
+        _ = try await store.dispatch(SearchTodos(query: "wri", backendMilliseconds: 20)).value
+        _ = try? await store.dispatch(SyncTodos(backendMilliseconds: 30)).value
+        try await session.recorded.wait("every side effect to end", items: scriptedItems, allEnded: true)
     }
 }

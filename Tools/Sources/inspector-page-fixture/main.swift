@@ -7,8 +7,9 @@ import KatanaRecording
 //   inspector-page-fixture record <path> [--extra N]   writes the todo session's recording
 //   inspector-page-fixture live [--port N] [--token T] [--limit N]
 //       serves a live store (keeping at most N items; the inspector keeps 128 at least); reads
-//       `add <title>`, `add-many <count> <title>` and `quit`, and says `dispatched <last position>`
-//       once what it dispatched is on the page's side
+//       `add <title>`, `add-many <count> <title>`, `refresh` (a side effect that runs until
+//       `cancel-refresh`) and `quit`, and says `dispatched <last position>` once what it
+//       dispatched is on the page's side (`ended` once the refreshes' ends are)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
@@ -31,18 +32,18 @@ case "record":
     let extra = option("--extra").map { Int($0) ?? -1 } ?? 300
     guard extra >= 0 else { fail("--extra takes a whole number") }
     let file = try RecordingFile<TodoState>(writingTo: URL(fileURLWithPath: arguments[1]))
-    let store = TodoApp.store(recordingInto: file)
-    try await TodoApp.playSession(on: store, extra: extra)
+    try await TodoApp.playSession(TodoApp.session(recordingInto: file), extra: extra)
     file.close()
-    say("inspector-page-fixture: recorded \(8 + extra) items to \(arguments[1])")
+    say("inspector-page-fixture: recorded \(TodoApp.scriptedItems + extra) items to \(arguments[1])")
 case "live":
     let port = option("--port").map { Int($0) ?? -1 } ?? 0
     let limit = option("--limit").map { Int($0) ?? 0 } ?? InspectorConfiguration().liveItemLimit
     guard limit > 0 else { fail("--limit takes a whole number above 0") }
     let configuration = InspectorConfiguration(port: port, token: option("--token"), liveItemLimit: limit)
     let inspector = LiveInspector<TodoState>(configuration: configuration)
-    let store = TodoApp.store(recordingInto: inspector)
-    try await TodoApp.playSession(on: store, extra: 0)
+    let session = TodoApp.session(recordingInto: inspector)
+    let store = session.store
+    try await TodoApp.playSession(session, extra: 0)
     inspector.flush()
     let url = try await inspector.serving()
     say("inspector-page-fixture: live at \(url.absoluteString)")
@@ -62,8 +63,18 @@ case "live":
                 last = store.dispatch(AddTodo(title: "\(words[1]) \(number)"))
             }
             try await last?.value
+        } else if line == "refresh" {
+            let before = session.recorded.itemCount
+            _ = store.dispatch(RefreshTodos())
+            try await session.recorded.wait("the refresh to be recorded", items: before + 1)
+        } else if line == "cancel-refresh" {
+            _ = store.cancelSideEffects(id: "refresh")
+            try await session.recorded.wait("the refreshes to end", items: 0, allEnded: true)
+            inspector.flush()
+            say("ended")
+            continue
         } else {
-            say("inspector-page-fixture: unknown command '\(line)' (add <title>, add-many <count> <title>, quit)")
+            say("inspector-page-fixture: unknown command '\(line)' (add <title>, add-many <count> <title>, refresh, cancel-refresh, quit)")
             continue
         }
         inspector.flush()

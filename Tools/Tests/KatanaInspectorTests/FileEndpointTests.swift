@@ -11,9 +11,9 @@ import Testing
         try await ServedInspector.withFile(url.path) { server in
             let (status, summary) = try await server.json("api/summary")
             #expect(status == 200)
-            #expect(summary["count"]?.int == 28)
+            #expect(summary["count"]?.int == 32)
             #expect(summary["firstPosition"]?.int == 1)
-            #expect(summary["lastPosition"]?.int == 28)
+            #expect(summary["lastPosition"]?.int == 32)
             #expect(summary["live"] == .bool(false))
             #expect(summary["stateType"]?.string == "InspectorPageFixture.TodoState")
             #expect(summary["statesRecorded"] == .bool(true))
@@ -43,13 +43,13 @@ import Testing
             #expect(rows.map { $0[8]?.string } == ["handled", "handled", "handled", "handled", "rejected", "blocked"])
             #expect(rows[4][10]?.string == "no todo with id 99")
             #expect(rows[0][9]?.string == #"{"id":1}"#)
-            #expect(page["count"]?.int == 28)
+            #expect(page["count"]?.int == 32)
 
             let all = try await server.json("api/items").value
-            #expect(all["rows"]?.array?.count == 28)
-            let tail = try await server.json("api/items?from=27").value
-            #expect(tail["rows"]?.array?.map { $0[0]?.int } == [27, 28])
-            let none = try await server.json("api/items?from=29").value
+            #expect(all["rows"]?.array?.count == 32)
+            let tail = try await server.json("api/items?from=31").value
+            #expect(tail["rows"]?.array?.map { $0[0]?.int } == [31, 32])
+            let none = try await server.json("api/items?from=33").value
             #expect(none["rows"] == .array([]))
         }
     }
@@ -83,7 +83,7 @@ import Testing
             #expect(rejected["error"]?.string == "no todo with id 99")
             #expect(rejected["changes"] == .array([]))
 
-            let last = try await server.json("api/items/28").value
+            let last = try await server.json("api/items/32").value
             #expect(last["stateAfter"]?["todos"]?[1]?["title"]?.string == "Write report v20")
             #expect(last["changes"]?[0]?["before"]?.string == "Write report v19")
         }
@@ -95,7 +95,7 @@ import Testing
         try await ServedInspector.withFile(url.path) { server in
             let missing = try await server.json("api/items/99")
             #expect(missing.status == 404)
-            #expect(missing.value["error"]?.string == "no item at position 99: the recording has items 1 to 8")
+            #expect(missing.value["error"]?.string == "no item at position 99: the recording has items 1 to 12")
             let word = try await server.json("api/items/latest")
             #expect(word.status == 400)
             #expect(word.value["error"]?.string?.contains("whole number") == true)

@@ -11,15 +11,15 @@ import Testing
 /// they are recorded, a bounded history, and a page that never reads which does not hold it up.
 @Suite struct LiveInspectorTests {
     /// A store served by a live inspector on a free port, once it listens, after the todo
-    /// session's eight items; the caller stops the inspector.
+    /// session's scripted items; the caller stops the inspector.
     static func servedSession() async throws -> (LiveInspector<TodoState>, TodoStore, URL) {
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
-        let store = TodoApp.store(recordingInto: inspector)
+        let session = TodoApp.session(recordingInto: inspector)
         do {
             let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
-            try await TodoApp.playSession(on: store, extra: 0)
+            try await TodoApp.playSession(session, extra: 0)
             inspector.flush()
-            return (inspector, store, url)
+            return (inspector, session.store, url)
         } catch {
             inspector.stop()
             throw error
@@ -34,12 +34,12 @@ import Testing
         let value = try JSONDecoder().decode(JSONValue.self, from: summary.body)
         #expect(value["live"] == .bool(true))
         #expect(value["source"]?.string == "live store")
-        #expect(value["count"]?.int == 8)
-        #expect(inspector.lastPosition == 8)
+        #expect(value["count"]?.int == TodoApp.scriptedItems)
+        #expect(inspector.lastPosition == UInt64(TodoApp.scriptedItems))
 
         try await store.dispatch(AddTodo(title: "Live item")).value
         inspector.flush()
-        let detail = try await ServedInspector.get(try #require(URL(string: "api/items/9", relativeTo: url)))
+        let detail = try await ServedInspector.get(try #require(URL(string: "api/items/\(TodoApp.scriptedItems + 1)", relativeTo: url)))
         let added = try JSONDecoder().decode(JSONValue.self, from: detail.body)
         #expect(added["type"]?.string == "InspectorPageFixture.AddTodo")
         #expect(added["stateAfter"]?["todos"]?[3]?["title"]?.string == "Live item")
@@ -62,9 +62,10 @@ import Testing
             }
         }
         defer { client.cancel() }
-        try await eventually("the rows after position 5") { received.withLock { $0 } == [6, 7, 8] }
+        let scripted = Array(6 ... TodoApp.scriptedItems)
+        try await eventually("the rows after position 5") { received.withLock { $0 } == scripted }
         try await store.dispatch(AddTodo(title: "Live item")).value
-        try await eventually("the new item on the stream") { received.withLock { $0 } == [6, 7, 8, 9] }
+        try await eventually("the new item on the stream") { received.withLock { $0 } == scripted + [TodoApp.scriptedItems + 1] }
 
         // Stopping the inspector closes the page's stream rather than waiting for the page to leave.
         inspector.stop()
@@ -74,9 +75,10 @@ import Testing
     @Test func aLiveInspectorKeepsItsLimitAndTheStatesOfWhatItKeeps() async throws {
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0, liveItemLimit: 200))
         defer { inspector.stop() }
-        let store = TodoApp.store(recordingInto: inspector)
+        let session = TodoApp.session(recordingInto: inspector)
+        let store = session.store
         let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
-        try await TodoApp.playSession(on: store, extra: 492)
+        try await TodoApp.playSession(session, extra: 500 - TodoApp.scriptedItems)
         inspector.flush()
 
         #expect(inspector.lastPosition == 500)
@@ -85,24 +87,26 @@ import Testing
         let first = try #require(summary["firstPosition"]?.int)
         #expect(first > 300)
         let oldest = try JSONDecoder().decode(JSONValue.self, from: try await ServedInspector.get(try #require(URL(string: "api/items/\(first)", relativeTo: url))).body)
-        // Renames from item 9 on: item p sets version p - 8, and the state before it had p - 9.
-        #expect(oldest["stateAfter"]?["todos"]?[1]?["title"]?.string == "Write report v\(first - 8)")
-        #expect(oldest["changes"]?[0]?["before"]?.string == "Write report v\(first - 9)")
+        // Renames after the scripted items: item p sets version p - scripted, and the state before
+        // it had the one before.
+        #expect(oldest["stateAfter"]?["todos"]?[1]?["title"]?.string == "Write report v\(first - TodoApp.scriptedItems)")
+        #expect(oldest["changes"]?[0]?["before"]?.string == "Write report v\(first - TodoApp.scriptedItems - 1)")
         let gone = try await ServedInspector.get(try #require(URL(string: "api/items/1", relativeTo: url)))
         #expect(gone.status == 404)
-        #expect(store.state.todos[1].title == "Write report v492")
+        #expect(store.state.todos[1].title == "Write report v\(500 - TodoApp.scriptedItems)")
     }
 
     @Test func aPageThatNeverReadsIsDroppedAndTheStoreNeverWaitsForIt() async throws {
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0, slowClientTimeout: .seconds(1)))
         defer { inspector.stop() }
-        let store = TodoApp.store(recordingInto: inspector)
+        let session = TodoApp.session(recordingInto: inspector)
+        let store = session.store
         let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
         let stalled = try RawRequest.liveStream(port: url.port ?? 0, after: 0)
         try await eventually("the page's live stream to open", timeout: .seconds(10)) { inspector.openLiveConnections == 1 }
 
         // About 12 MB of rows (more than the two sockets' buffers hold) for a page that takes none.
-        try await TodoApp.playSession(on: store, extra: 0)
+        try await TodoApp.playSession(session, extra: 0)
         let long = String(repeating: "a long title ", count: 12)
         for version in 1 ... 30_000 {
             let renamed = store.dispatch(RenameTodo(id: 2, title: long + "\(version)"))
@@ -113,7 +117,7 @@ import Testing
         #expect(store.state.todos[1].title == long + "30000")
         try await eventually("the inspector to take every item", timeout: .seconds(120)) {
             inspector.flush()
-            return inspector.lastPosition == 30_008
+            return inspector.lastPosition == UInt64(30_000 + TodoApp.scriptedItems)
         }
         #expect(inspector.droppedCount == 0)
         // The server closed the connection of the page that never reads (a page that reads stays
@@ -128,8 +132,9 @@ import Testing
 
     @Test func aLiveInspectorThatCannotServeSaysWhyAndTheStoreGoesOn() async throws {
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(host: "0.0.0.0", port: 0))
-        let store = TodoApp.store(recordingInto: inspector)
-        try await TodoApp.playSession(on: store, extra: 3)
+        let session = TodoApp.session(recordingInto: inspector)
+        let store = session.store
+        try await TodoApp.playSession(session, extra: 3)
         #expect(store.state.todos.count == 3)
         await #expect(throws: InspectorError.tokenRequired(host: "0.0.0.0")) {
             try await inspector.serving()

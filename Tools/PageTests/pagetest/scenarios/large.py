@@ -7,14 +7,14 @@ import os
 import time
 
 from ..failure import log
-from ..snippets import ROWS_IN_VIEW
+from ..snippets import ROWS_IN_VIEW, SESSION
 
 
 def run(test):
     count = 100000
     log(f"large recording: {count:,} items")
     started = time.monotonic()
-    path = test.record("large.jsonl", extra=count - 8)
+    path = test.record("large.jsonl", extra=count - SESSION)
     record_seconds = time.monotonic() - started
     server, url = test.serve("inspector-large", path)
     page = test.page
@@ -55,10 +55,10 @@ def run(test):
     page.wait_for("the detail of the last item", "document.querySelector('#detail-body').dataset.position === '%d'" % count)
     title = page.js("(() => { const n = document.querySelector('[data-testid=tree-node][data-path=\"todos.1.title\"]');"
                     " return n && n.textContent; })()")
-    test.expect(title and f"Write report v{count - 8}" in title, "its state shows the last rename", repr(title))
+    test.expect(title and f"Write report v{count - SESSION}" in title, "its state shows the last rename", repr(title))
 
     search_started = time.monotonic()
-    page.type_into("[data-testid=filter-search]", f"v{count - 8}", "the search box")
+    page.type_into("[data-testid=filter-search]", f"v{count - SESSION}", "the search box")
     page.wait_for("the search over 100,000 items", "inspector.filteredCount() === 1", timeout=30)
     search_ms = round((time.monotonic() - search_started) * 1000)
     test.ok(f"a search over {count:,} items finds the one match ({search_ms} ms including typing)")

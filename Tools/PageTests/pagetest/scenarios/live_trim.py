@@ -13,7 +13,7 @@ import json
 import os
 
 from ..failure import Failure, log
-from ..snippets import ROW_POSITIONS, row_sel, text_of
+from ..snippets import ROW_POSITIONS, SESSION, row_sel, text_of
 
 LIMIT = 200
 HELD_AT_MOST = LIMIT + 60      # the limit plus one batch the page may hold before the next trim
@@ -77,20 +77,20 @@ def run(test):
     test.devtools.problems.clear()
     test.open_page(match.group(1), "the live store that keeps 200 items")
     page.wait_for("the live connection", "inspector.connectionState() === 'live'", timeout=20)
-    test.expect(page.js("inspector.loadedCount()") == 8 and page.js("inspector.firstPosition()") == 1,
-                "the page starts with the session's 8 items, from #1", repr(held(page)))
+    test.expect(page.js("inspector.loadedCount()") == SESSION and page.js("inspector.firstPosition()") == 1,
+                f"the page starts with the session's {SESSION} items, from #1", repr(held(page)))
     page.js("window.__notReloaded = true")
 
     # 1. Twice the limit: the server lets the oldest go, and so does the page.
     last = add_many(fixture, 400, "Bulk")
-    test.expect(last == 408, "the fixture dispatched 400 items, up to #408", str(last))
+    test.expect(last == SESSION + 400, f"the fixture dispatched 400 items, up to #{SESSION + 400}", str(last))
     page.wait_for(f"the page to let #1 go and reach #{last}",
                   f"inspector.firstPosition() > 1 && inspector.lastPosition() === {last}", timeout=20)
     page.frames(2)
     h = expect_held_rows(test, page, last, "after 400 items")
     test.expect(page.js("document.querySelector(%s) === null" % json.dumps(row_sel(1))),
                 "row #1 is gone from the DOM")
-    test.expect(page.js("inspector.firstPosition()") > 1 and h["first"] > 8,
+    test.expect(page.js("inspector.firstPosition()") > 1 and h["first"] > SESSION,
                 f"row #1 is gone from the page's model (its first row is #{h['first']})", repr(h))
     summary = (text_of(page, "[data-testid=summary-count]") or "").strip()
     test.expect(summary == f"{h['count']:,}", f"the header's count shows the {h['count']} rows held", repr(summary))

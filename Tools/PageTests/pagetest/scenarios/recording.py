@@ -1,7 +1,8 @@
-"""The recording scenario: a 308-item recording the fixture writes. The header, the timeline's
-columns, filtering by type, outcome, origin and text, selecting an item (state tree and diff),
-collapsing tree nodes, stepping with the buttons and the keyboard, following an origin, a rejected
-item's error, and a reload that returns to the selected item."""
+"""The recording scenario: a 312-item recording the fixture writes. The header, the timeline's
+columns, filtering by type, outcome, origin and text, one time per item in the timeline and the
+detail, selecting an item (state tree and diff), collapsing tree nodes, stepping with the buttons
+and the keyboard, following an origin, a rejected item's error, and a reload that returns to the
+selected item."""
 
 import json
 import os
@@ -9,7 +10,7 @@ import re
 import shutil
 
 from ..failure import log
-from ..snippets import ROW_POSITIONS, row_sel, text_of
+from ..snippets import RECORDED, ROW_POSITIONS, SESSION, row_sel, text_of
 
 
 def run(test):
@@ -19,11 +20,11 @@ def run(test):
     page = test.page
     test.open_page(url, "the recording")
 
-    test.expect(page.js("inspector.totalCount()") == 308 and page.js("inspector.loadedCount()") == 308,
-                "the page loads the recording: 308 items",
+    test.expect(page.js("inspector.totalCount()") == RECORDED and page.js("inspector.loadedCount()") == RECORDED,
+                f"the page loads the recording: {RECORDED} items",
                 f"total {page.js('inspector.totalCount()')}, loaded {page.js('inspector.loadedCount()')}")
     count_text = text_of(page, "[data-testid=summary-count]")
-    test.expect(count_text and "308" in count_text, "the header shows the count", repr(count_text))
+    test.expect(count_text and str(RECORDED) in count_text, "the header shows the count", repr(count_text))
     source = text_of(page, "[data-testid=summary-source]") or ""
     test.expect("todos.jsonl" in source, "the header names the source", repr(source))
     state_type = text_of(page, "[data-testid=summary-state-type]") or ""
@@ -31,13 +32,14 @@ def run(test):
 
     rows = page.js(ROW_POSITIONS)
     test.expect(rows and rows[0] == 1 and 0 < len(rows) < 200,
-                f"the timeline shows rows from #1 with only {len(rows)} row elements in the DOM (of 308)",
+                f"the timeline shows rows from #1 with only {len(rows)} row elements in the DOM (of {RECORDED})",
                 f"rows: {rows[:5]}…")
     first = page.js("""(() => { const r = document.querySelector('[data-testid=timeline-row][data-position="1"]');
         return Array.from(r.children).map(c => c.textContent); })()""")
-    test.expect(first[2] == "AddTodo" and first[3] == "outside" and "handled" in first[4]
-                and re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", first[1]) and "Buy milk" in first[5],
-                "row 1 shows time HH:MM:SS.mmm, type AddTodo, origin outside, handled, and the item", repr(first))
+    test.expect(first[2] == "AddTodo" and first[3] == "outside" and "handled" in first[4] and first[5] == ""
+                and re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", first[1]) and "Buy milk" in first[6],
+                "row 1 shows time HH:MM:SS.mmm, type AddTodo, origin outside, handled, no end (not a side effect),"
+                " and the item", repr(first))
     full_type = page.js("document.querySelector('%s .col-type').title" % row_sel(1))
     test.expect(full_type.startswith("InspectorPageFixture.AddTodo"), "the full type name shows on hover",
                 repr(full_type))
@@ -55,7 +57,7 @@ def run(test):
     rows = page.js(ROW_POSITIONS)
     test.expect(rows == [3], "type filter ToggleTodo: one row, #3", repr(rows))
     count_text = text_of(page, "[data-testid=filter-count]") or ""
-    test.expect("showing 1 of 308" in count_text, "the count reads 'showing 1 of 308'", repr(count_text))
+    test.expect(f"showing 1 of {RECORDED}" in count_text, f"the count reads 'showing 1 of {RECORDED}'", repr(count_text))
     page.choose("[data-testid=filter-type]", "All types", "the type filter")
 
     # Filters: outcome.
@@ -68,7 +70,7 @@ def run(test):
                 "outcome filter 'rejected': row #7 with its error", f"rows {rows}, error {error!r}")
     test.shot("filtered")
     page.click("[data-testid=filter-clear]", "Clear filters")
-    page.wait_for("the filters to clear", "inspector.filteredCount() === 308")
+    page.wait_for("the filters to clear", f"inspector.filteredCount() === {RECORDED}")
 
     # Search.
     page.type_into("[data-testid=filter-search]", "Anna", "the search box")
@@ -83,10 +85,25 @@ def run(test):
     rows = page.js(ROW_POSITIONS)
     test.expect(rows == [4], "origin filter 'side effect ImportTodos': row #4", repr(rows))
     page.choose("[data-testid=filter-origin]", "From outside", "the origin filter")
-    page.wait_for("the origin filter 'from outside'", "inspector.filteredCount() === 307")
-    test.ok("origin filter 'From outside': 307 rows")
+    page.wait_for("the origin filter 'from outside'", f"inspector.filteredCount() === {RECORDED - 1}")
+    test.ok(f"origin filter 'From outside': {RECORDED - 1} rows")
     page.click("[data-testid=filter-clear]", "Clear filters")
-    page.wait_for("the filters to clear", "inspector.filteredCount() === 308")
+    page.wait_for("the filters to clear", f"inspector.filteredCount() === {RECORDED}")
+
+    # One time per item: selecting each of the session's items, the timeline's time is the
+    # detail's. Half of all times fall in the upper half of a millisecond, where rounding and
+    # cutting short part: among twelve items, a difference all but certainly shows if there is one.
+    differ = []
+    for position in range(1, SESSION + 1):
+        page.click(row_sel(position), f"row #{position}")
+        page.wait_for(f"the detail of #{position}",
+                      "document.querySelector('#detail-body').dataset.position === '%d'" % position)
+        row_time = text_of(page, row_sel(position) + " .col-time") or ""
+        detail_time = text_of(page, "[data-testid=detail-time]") or ""
+        if not re.fullmatch(r"\d\d:\d\d:\d\d\.\d\d\d", row_time) or not detail_time.endswith(" " + row_time):
+            differ.append((position, row_time, detail_time))
+    test.expect(not differ, f"selecting each of #1 to #{SESSION}, the timeline's time is the detail's, to the millisecond",
+                repr(differ))
 
     # Select row 3: the tree and the diff.
     page.click(row_sel(3), "row #3")

@@ -6,7 +6,7 @@ import os
 
 from ..failure import log
 from ..programs import http_get
-from ..snippets import row_sel, text_of
+from ..snippets import RECORDED, row_sel, text_of
 
 
 def run(test):
@@ -25,16 +25,16 @@ def run(test):
     status, _ = http_get(base + "api/summary?token=wrong")
     test.expect(status == 401, "a wrong token: 401", str(status))
     status, body = http_get(base + "api/summary?token=s3cret")
-    test.expect(status == 200 and body.get("count") == 308, "with the token: 200", f"{status}")
+    test.expect(status == 200 and body.get("count") == RECORDED, "with the token: 200", f"{status}")
 
     page = test.page
     page.navigate("about:blank")
     test.devtools.exceptions.clear()
     test.devtools.problems.clear()
     test.open_page(url, "the recording, with the token")
-    test.expect(page.js("inspector.loadedCount()") == 308 and
+    test.expect(page.js("inspector.loadedCount()") == RECORDED and
                 page.js("document.querySelector('[data-testid=error-banner]').hidden"),
-                "with ?token= in its address the page loads all 308 items, no error banner")
+                f"with ?token= in its address the page loads all {RECORDED} items, no error banner")
     styled = page.js("getComputedStyle(document.querySelector('.app-header')).display")
     test.expect(styled == "flex", "the stylesheet loaded with the token too", repr(styled))
     page.click(row_sel(3), "row #3")

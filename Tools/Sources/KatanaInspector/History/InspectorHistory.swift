@@ -64,6 +64,12 @@ final class InspectorHistory: Sendable {
             return ItemDetail(item: item, stateAfter: after, changes: changes, originPosition: originPosition)
         }
     }
+
+    /// Runs `body` with the side effects' ends and the positions of the items kept, by sequence,
+    /// as they are now (InspectorHistory+Ends.swift reads them).
+    func withEnds<T>(_ body: (EndBook, [UInt64: UInt64]) -> T) -> T {
+        storage.withLock { body($0.endBook, $0.positionsBySequence) }
+    }
 }
 
 /// What the page's header shows about a history.
@@ -104,6 +110,8 @@ extension InspectorHistory {
         var gaps: [(after: UInt64, dropped: UInt64)] = []
         var warnings: [String] = []
         var names = NameTable()
+        /// The side effects' ends, matched to the items by sequence.
+        var endBook = EndBook()
 
         init(reader: RecordingReader, live: Bool, limit: Int) {
             self.reader = reader
@@ -131,9 +139,12 @@ extension InspectorHistory {
                 }
                 items.append(item)
                 positionsBySequence[item.sequence] = item.position
+                endBook.itemArrived(sequence: item.sequence)
                 if items.count > limit {
                     letOldestGo()
                 }
+            case .end(let end):
+                endBook.take(end, itemKept: positionsBySequence[end.sequence] != nil)
             }
         }
 
@@ -195,6 +206,7 @@ extension InspectorHistory {
             for item in items[..<dropped] {
                 positionsBySequence[item.sequence] = nil
             }
+            endBook.letGo(items[..<dropped])
             items.removeFirst(dropped)
             snapshots = snapshots.filter { $0.index >= dropped }.map { ($0.index - dropped, $0.state) }
             let firstKept = items.first?.position ?? 0

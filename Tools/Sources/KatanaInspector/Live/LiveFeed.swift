@@ -2,7 +2,7 @@ import Foundation
 import KatanaRecording
 
 /// Turns the lines a live store's recording stream hands over into the inspector's history: the
-/// header makes the history, each later line adds an item or a gap.
+/// header makes the history, each later line adds an item, a side effect's end or a gap.
 final class LiveFeed: Sendable {
     private let source: HistorySource
     private let limit: Int

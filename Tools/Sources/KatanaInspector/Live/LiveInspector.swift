@@ -70,6 +70,12 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
         stream.append(item)
     }
 
+    /// Takes how one of the recorded side effects ended (queued, as items are): the page shows it
+    /// on the side effect's row, also when it comes long after the row.
+    public func append(_ end: RecordedEnd) {
+        stream.append(end)
+    }
+
     /// The page's address, once it is served; throws what stopped it from serving.
     public func serving() async throws -> URL {
         try await address.value()

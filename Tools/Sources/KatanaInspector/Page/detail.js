@@ -1,6 +1,7 @@
-// The selected item's panel: its header (position, type, time, origin, outcome), its error, what
-// it changed (diff.js), the state after it (tree.js) and the item itself. Details are fetched
-// from the API and the last few kept, so that stepping back and forth is quick.
+// The selected item's panel: its header (position, type, time, origin, outcome, and how a side
+// effect ended: ends.js), its error, what it changed (diff.js), the state after it (tree.js) and
+// the item itself. Details are fetched from the API and the last few kept, so that stepping back
+// and forth is quick.
 (function (K) {
   "use strict";
 
@@ -18,6 +19,12 @@
     if (detailCache.size > K.DETAIL_CACHE) detailCache.delete(detailCache.keys().next().value);
     return detail;
   }
+
+  // Loads the item at position again, when it is still the one shown (its side effect ended).
+  K.reloadDetail = function (position) {
+    detailCache.delete(position);
+    if (model.selected === position) K.loadDetail(position);
+  };
 
   // The live server let go of the items before `first`: so do the kept details.
   K.forgetDetailsBefore = function (first) {
@@ -86,9 +93,11 @@
     addField(header, "Position", "#" + d.position + of + " · sequence " + d.sequence, "detail-position");
     const type = addField(header, "Type", d.type + " (" + d.kind + ")", "detail-type");
     type.classList.add("mono");
-    addField(header, "Time", typeof d.time === "number" ? fullTime(d.time * 1000) : "—", "detail-time");
+    addField(header, "Time", typeof d.time === "number" ? fullTime(d.time) : "—", "detail-time");
     addField(header, "Origin", originContent(d.origin), "detail-origin");
     addField(header, "Outcome", el("span", "badge " + d.outcome, d.outcome), "detail-outcome");
+    const end = K.endContent(d);
+    if (end) addField(header, "Ended", end, "detail-end");
 
     const error = $("detail-error");
     if (d.error) { error.textContent = "Rejected: " + d.error; error.hidden = false; }

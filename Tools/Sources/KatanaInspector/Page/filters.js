@@ -1,5 +1,6 @@
-// The filter bar: type, origin, outcome and a text search. It keeps model.shown, the indices of
-// the rows that pass, and the count beside the filters ("showing 1 of 308").
+// The filter bar: type, origin, outcome, how a side effect ended and a text search. It keeps
+// model.shown, the indices of the rows that pass, and the count beside the filters ("showing 1
+// of 308").
 (function (K) {
   "use strict";
 
@@ -7,7 +8,7 @@
   const { TYPE, FROM, ONAME, OUTCOME, PREVIEW, ERROR } = K.col;
   const model = K.model;
 
-  let typeSelect, originSelect, searchInput, outcomeBoxes;
+  let typeSelect, originSelect, endedSelect, searchInput, outcomeBoxes;
   let filter = null;            // what the filters say, read from the form by currentFilter
   let searchTimer = 0;
 
@@ -70,14 +71,16 @@
       outcomes: outcomes,
       originFrom: originFrom,
       originName: originName,
+      ended: endedSelect.value || null,
       terms: terms,
-      active: !!(typeSelect.value || origin || terms.length || outcomeBoxes.some((b) => !b.checked)),
+      active: !!(typeSelect.value || origin || endedSelect.value || terms.length || outcomeBoxes.some((b) => !b.checked)),
     };
   }
 
   function passes(row, f) {
     if (f.type !== null && row[TYPE] !== f.type) return false;
     if (f.outcomes[row[OUTCOME]] === false) return false;
+    if (f.ended !== null && K.endState(row) !== f.ended) return false;
     if (f.originFrom !== null) {
       if (row[FROM] !== f.originFrom) return false;
       if (f.originName !== null && (row[ONAME] || "") !== f.originName) return false;
@@ -95,14 +98,7 @@
   // Reads the filters again and rebuilds shown; the selection stays in view when asked and shown.
   K.applyFilters = function (keepSelectionInView) {
     filter = currentFilter();
-    const shown = [];
-    const rows = model.rows;
-    if (!filter.active) {
-      for (let i = 0; i < rows.length; i++) shown.push(i);
-    } else {
-      for (let i = 0; i < rows.length; i++) if (passes(rows[i], filter)) shown.push(i);
-    }
-    model.shown = shown;
+    rebuildShown();
     model.newItems = 0;
     K.renderNewItems();
     K.renderCount();
@@ -114,6 +110,29 @@
       K.renderTimeline();
     }
     K.updateStepButtons();
+  };
+
+  function rebuildShown() {
+    const shown = [];
+    const rows = model.rows;
+    if (!filter.active) {
+      for (let i = 0; i < rows.length; i++) shown.push(i);
+    } else {
+      for (let i = 0; i < rows.length; i++) if (passes(rows[i], filter)) shown.push(i);
+    }
+    model.shown = shown;
+  }
+
+  // Ends came (live) for the rows at `positions`: under the "Ended" filter they may now be shown
+  // or hidden, the view staying where it is; the selected item's detail is loaded again.
+  K.refreshAfterEnds = function (positions) {
+    if (filter.active && filter.ended !== null) {
+      rebuildShown();
+      K.renderCount();
+      K.updateStepButtons();
+    }
+    K.renderTimeline();
+    if (model.selected !== null && positions.indexOf(model.selected) >= 0) K.reloadDetail(model.selected);
   };
 
   // The count beside the filters, and the timeline's message when it has nothing to show.
@@ -151,6 +170,7 @@
   K.clearFilters = function () {
     typeSelect.value = "";
     originSelect.value = "";
+    endedSelect.value = "";
     searchInput.value = "";
     for (const box of outcomeBoxes) box.checked = true;
     K.applyFilters(true);
@@ -159,12 +179,14 @@
   K.onStart(function () {
     typeSelect = $("filter-type");
     originSelect = $("filter-origin");
+    endedSelect = $("filter-ended");
     searchInput = $("filter-search");
     outcomeBoxes = Array.from(document.querySelectorAll('input[name="outcome"]'));
     filter = currentFilter();
 
     typeSelect.addEventListener("change", () => K.applyFilters(true));
     originSelect.addEventListener("change", () => K.applyFilters(true));
+    endedSelect.addEventListener("change", () => K.applyFilters(true));
     for (const box of outcomeBoxes) box.addEventListener("change", () => K.applyFilters(true));
     searchInput.addEventListener("input", () => {
       clearTimeout(searchTimer);

@@ -7,6 +7,7 @@
 //
 //   api.js       the token, requests to the API, the error banner and notices, the header
 //   model.js     the rows the page holds (`rows`, in position order) and lookups in them
+//   ends.js      how side effects ended: end badges, the detail's "Ended", ends from the live stream
 //   filters.js   the filter bar; `shown`, the indices of the rows the filters let through
 //   timeline.js  the virtual timeline and the "new items" button
 //   selection.js selecting an item and stepping back and forth
@@ -32,7 +33,7 @@
 
   // The columns of a row, as the API sends them.
   K.col = Object.freeze({
-    POS: 0, SEQ: 1, TIME: 2, TYPE: 3, KIND: 4, FROM: 5, ONAME: 6, OSEQ: 7, OUTCOME: 8, PREVIEW: 9, ERROR: 10,
+    POS: 0, SEQ: 1, TIME: 2, TYPE: 3, KIND: 4, FROM: 5, ONAME: 6, OSEQ: 7, OUTCOME: 8, PREVIEW: 9, ERROR: 10, END: 11,
   });
 
   // ---- start-up steps --------------------------------------------------------------------------
@@ -63,13 +64,15 @@
 
   function pad(n, width) { const s = String(n); return s.length >= width ? s : "0".repeat(width - s.length) + s; }
 
+  // Every time the page shows (a row's, a detail's, an end's) is whole milliseconds from the API,
+  // formatted here, so that one item shows one time wherever it appears.
   K.clockTime = function (ms) {
-    const d = new Date(ms);
+    const d = new Date(Math.round(ms));
     return pad(d.getHours(), 2) + ":" + pad(d.getMinutes(), 2) + ":" + pad(d.getSeconds(), 2) + "." + pad(d.getMilliseconds(), 3);
   };
 
   K.fullTime = function (ms) {
-    const d = new Date(ms);
+    const d = new Date(Math.round(ms));
     return d.getFullYear() + "-" + pad(d.getMonth() + 1, 2) + "-" + pad(d.getDate(), 2) + " " + K.clockTime(ms);
   };
 

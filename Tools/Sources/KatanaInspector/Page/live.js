@@ -1,5 +1,6 @@
 // A live store's new items: a WebSocket to /api/live that sends the rows after the last one the
-// page has, and the gaps where the recorder fell behind. When it closes, the page reconnects,
+// page has, the gaps where the recorder fell behind, and the ends of side effects whose rows the
+// page already has (after the end cursor it was given with its rows). When it closes, the page reconnects,
 // waiting longer each time (up to 10 s), and picks up after the last row it has. Each batch says
 // the oldest item the server still keeps; the page lets go of the rows before it (timeline.js).
 (function (K) {
@@ -17,7 +18,8 @@
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let ws;
     try {
-      ws = new WebSocket(scheme + location.host + K.withToken("/api/live?after=" + model.lastPosition));
+      ws = new WebSocket(scheme + location.host + K.withToken("/api/live?after=" + model.lastPosition
+        + "&ends=" + (model.endCursor || 0)));
     } catch (error) {
       scheduleReconnect();
       return;
@@ -38,6 +40,9 @@
         if (typeof message.count === "number") model.total = Math.max(model.total, message.count);
         K.appendRows(Array.isArray(message.rows) ? message.rows : []);
         if (typeof message.count === "number") { model.total = message.count; K.renderSummary(); K.renderCount(); }
+      } else if (message.type === "ends") {
+        if (Array.isArray(message.ends)) K.applyEnds(message.ends);
+        if (typeof message.endCursor === "number") model.endCursor = message.endCursor;
       } else if (message.type === "gap") {
         K.noteGap(message.after, message.dropped);
         K.addNotice(K.fmt(message.dropped) + " items were dropped after #" + message.after + " (the recorder fell behind).");

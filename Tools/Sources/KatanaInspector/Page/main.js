@@ -74,6 +74,8 @@
       for (;;) {
         const page = await K.api("/api/items?from=" + from + "&limit=" + K.CHUNK);
         const rows = Array.isArray(page.rows) ? page.rows : [];
+        // The first page's cursor: an end that came later reaches the page on the live stream.
+        if (model.endCursor === null && typeof page.endCursor === "number") model.endCursor = page.endCursor;
         const added = K.ingest(rows);
         model.total = Math.max(page.count || 0, model.rows.length);
         for (const index of added) {

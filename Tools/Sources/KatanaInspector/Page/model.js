@@ -26,6 +26,7 @@
     newItems: 0,
     connection: "n/a",
     detailSeq: 0,
+    endCursor: null,          // where the live stream's ends pick up (the API's endCursor)
   });
 
   // Rows repeat the same few type and origin names: keep one copy of each string.

@@ -1,6 +1,7 @@
 // The virtual timeline. Rows have a fixed height, a spacer gives the scroll height, and only the
 // rows in view (plus a few) are in the DOM, their elements reused as the view scrolls. Also the
-// rows that arrive after the first load, and the "new items ↓" button.
+// rows that arrive after the first load, and the "new items ↓" button. (A side effect's end
+// cell is ends.js's.)
 (function (K) {
   "use strict";
 
@@ -19,7 +20,7 @@
     const row = el("div", "row");
     row.setAttribute("role", "row");
     row.dataset.testid = "timeline-row";
-    const cells = ["col-pos", "col-time", "col-type", "col-origin", "col-outcome", "col-preview"].map((name) => {
+    const cells = ["col-pos", "col-time", "col-type", "col-origin", "col-outcome", "col-end", "col-preview"].map((name) => {
       const cell = el("span", name);
       cell.setAttribute("role", "gridcell");
       row.appendChild(cell);
@@ -35,17 +36,17 @@
     const row = model.rows[index];
     element.setAttribute("aria-rowindex", String(shownAt + 1));
     element.setAttribute("aria-selected", row[POS] === model.selected ? "true" : "false");
-    // Re-fill only when the row changed, or when what its origin or gap mark shows has. (Indices
-    // move down when old rows are let go, so the stamp names the row by its position.)
+    // Re-fill only when the row changed, or when what its origin, gap mark or end shows has.
+    // (Indices move down when old rows are let go, so the stamp names the row by its position.)
     element._index = index;
-    const stamp = row[POS] + "|" + model.bySequence.has(row[OSEQ]) + "|" + model.gapBefore.has(row[POS]);
+    const stamp = row[POS] + "|" + model.bySequence.has(row[OSEQ]) + "|" + model.gapBefore.has(row[POS]) + "|" + K.endStamp(row);
     if (element._stamp === stamp) return;
     element._stamp = stamp;
     element.classList.remove("fresh");
     element.dataset.position = String(row[POS]);
     element.classList.toggle("after-gap", model.gapBefore.has(row[POS]));
     element.title = model.gapBefore.has(row[POS]) ? fmt(model.gapBefore.get(row[POS])) + " items were dropped before this one" : "";
-    const [pos, time, type, origin, outcome, preview] = element._cells;
+    const [pos, time, type, origin, outcome, end, preview] = element._cells;
     pos.textContent = String(row[POS]);
     time.textContent = clockTime(row[TIME]);
     time.title = fullTime(row[TIME]);
@@ -67,6 +68,8 @@
     origin.title = row[FROM] === "sideEffect" ? "dispatched by the side effect " + row[ONAME] : text;
     outcome.replaceChildren(el("span", "badge " + row[OUTCOME], row[OUTCOME]));
     outcome.dataset.testid = "row-outcome";
+    K.fillEndCell(end, row);
+    end.dataset.testid = "row-end";
     preview.replaceChildren();
     if (row[ERROR]) {
       const error = el("span", "row-error", row[ERROR]);

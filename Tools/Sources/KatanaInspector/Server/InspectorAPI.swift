@@ -1,7 +1,7 @@
 import Foundation
 import KatanaRecording
 
-/// The JSON the page reads (Tools/README.md, "The inspector's API"), built from the history.
+/// The JSON the page reads (docs/Inspecting.md, "Its API"), built from the history.
 enum InspectorAPI {
     /// The most items one request returns.
     static let maximumItemsPerRequest = 50_000
@@ -23,29 +23,38 @@ enum InspectorAPI {
         ])
     }
 
-    /// A batch of timeline rows, with the counts they go with; `type` is "items" on the live stream.
-    static func rows(_ items: [InspectedItem], summary: HistorySummary, type: String? = nil) -> JSONValue {
+    /// A batch of timeline rows, with the counts they go with and the side effects' ends known
+    /// (`ends`, by sequence); `type` is "items" on the live stream. `endCursor`, when given, is
+    /// where the live stream's ends pick up for a page that read these rows.
+    static func rows(
+        _ items: [InspectedItem], ends: [UInt64: InspectedEnd] = [:], summary: HistorySummary,
+        type: String? = nil, endCursor: UInt64? = nil
+    ) -> JSONValue {
         var fields: [String: JSONValue] = [
             "count": .integer(Int64(summary.count)),
             "firstPosition": .integer(Int64(summary.firstPosition)),
             "lastPosition": .integer(Int64(summary.lastPosition)),
-            "rows": .array(items.map(row)),
+            "rows": .array(items.map { row($0, end: ends[$0.sequence]) }),
         ]
         if let type {
             fields["type"] = .string(type)
+        }
+        if let endCursor {
+            fields["endCursor"] = .integer(Int64(endCursor))
         }
         return .object(fields)
     }
 
     /// One timeline row: position, sequence, time in milliseconds, type, kind, origin (where from,
-    /// name, sequence), outcome, preview, error.
-    static func row(_ item: InspectedItem) -> JSONValue {
+    /// name, sequence), outcome, preview, error, and for a side effect its end (``rowEnd(_:)``;
+    /// null while it runs, and for other items).
+    static func row(_ item: InspectedItem, end: InspectedEnd? = nil) -> JSONValue {
         let origin = item.originParts
         let outcome = item.outcomeParts
         return .array([
             .integer(Int64(item.position)),
             .integer(Int64(item.sequence)),
-            .integer(Int64((item.time * 1000).rounded())),
+            .integer(milliseconds(item.time)),
             .string(item.typeName),
             .string(item.kind.rawValue),
             .string(origin.from),
@@ -54,17 +63,65 @@ enum InspectorAPI {
             .string(outcome.name),
             .string(item.preview),
             outcome.error.map(JSONValue.string) ?? .null,
+            end.map(rowEnd) ?? .null,
         ])
     }
 
-    static func detail(_ detail: ItemDetail) -> JSONValue {
+    /// A side effect's end as a row carries it: outcome, duration in microseconds, the error or
+    /// what cancelled it (null for a success), and whether its body began.
+    static func rowEnd(_ end: InspectedEnd) -> JSONValue {
+        .array(endFields(end))
+    }
+
+    private static func endFields(_ end: InspectedEnd) -> [JSONValue] {
+        [.string(end.outcome.name), .integer(end.durationMicroseconds), end.detail.map(JSONValue.string) ?? .null, .bool(end.began)]
+    }
+
+    /// Ends for the live stream, each with its side effect's sequence first, then as in a row.
+    static func ends(_ ends: [(sequence: UInt64, end: InspectedEnd)], endCursor: UInt64) -> JSONValue {
+        .object([
+            "type": .string("ends"),
+            "ends": .array(ends.map { .array([.integer(Int64($0.sequence))] + endFields($0.end)) }),
+            "endCursor": .integer(Int64(endCursor)),
+        ])
+    }
+
+    /// The detail's `end` object: null when the item is not a side effect or has not ended.
+    static func detailEnd(_ end: InspectedEnd?) -> JSONValue {
+        guard let end else { return .null }
+        var error: JSONValue = .null
+        var cancelledBy: JSONValue = .null
+        switch end.outcome {
+        case .succeeded: break
+        case .failed(let description): error = .string(description)
+        case .cancelled(let canceller): cancelledBy = .string(canceller.rawValue)
+        }
+        return .object([
+            "outcome": .string(end.outcome.name),
+            "durationMicroseconds": .integer(end.durationMicroseconds),
+            "error": error,
+            "cancelledBy": cancelledBy,
+            "began": .bool(end.began),
+            "time": .integer(milliseconds(end.time)),
+        ])
+    }
+
+    /// A time in seconds since 1970 as the API sends every time: whole milliseconds, rounded to
+    /// the nearest, so that a row and a detail show the same one.
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        let milliseconds = (seconds * 1000).rounded()
+        return milliseconds.isFinite && abs(milliseconds) < 9e15 ? Int64(milliseconds) : 0
+    }
+
+    /// An item with the states around it, what it changed, and, for a side effect, its `end`.
+    static func detail(_ detail: ItemDetail, end: InspectedEnd? = nil) -> JSONValue {
         let item = detail.item
         let origin = item.originParts
         let outcome = item.outcomeParts
         return .object([
             "position": .integer(Int64(item.position)),
             "sequence": .integer(Int64(item.sequence)),
-            "time": .number(item.time),
+            "time": .integer(milliseconds(item.time)),
             "type": .string(item.typeName),
             "kind": .string(item.kind.rawValue),
             "origin": .object([
@@ -79,6 +136,7 @@ enum InspectorAPI {
             "rendering": item.rendering.map(JSONValue.string) ?? .null,
             "stateAfter": detail.stateAfter ?? .null,
             "changes": detail.changes.map { .array($0.map(change)) } ?? .null,
+            "end": detailEnd(end),
         ])
     }
 

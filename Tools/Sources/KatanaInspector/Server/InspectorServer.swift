@@ -98,8 +98,11 @@ public final class InspectorServer: Sendable {
             guard let from = Self.number(query["from"], default: 1), let limit = Self.number(query["limit"], default: UInt64(InspectorAPI.defaultItemsPerRequest)) else {
                 return Self.json(InspectorAPI.error("from and limit must be whole numbers, e.g. /api/items?from=1&limit=1000"), status: .badRequest)
             }
+            // The cursor is taken before the rows: an end that comes after it reaches the page on
+            // the live stream, whether or not its row carries it.
+            let endCursor = history.endCursor
             let (summary, items) = history.items(from: from, limit: Int(min(limit, UInt64(InspectorAPI.maximumItemsPerRequest))))
-            return Self.json(InspectorAPI.rows(items, summary: summary))
+            return Self.json(InspectorAPI.rows(items, ends: history.ends(of: items), summary: summary, endCursor: endCursor))
         }
         router.get("/api/items/:position") { _, context in
             guard let history = self.source.history else { return Self.notStarted() }
@@ -111,20 +114,22 @@ public final class InspectorServer: Sendable {
                 let range = summary.count == 0 ? "has no items yet" : "has items \(summary.firstPosition) to \(summary.lastPosition)"
                 return Self.json(InspectorAPI.error("no item at position \(position): the recording \(range)"), status: .notFound)
             }
-            return Self.json(InspectorAPI.detail(detail))
+            return Self.json(InspectorAPI.detail(detail, end: history.end(ofSequence: detail.item.sequence)))
         }
         router.ws("/api/live") { request, _ in
             // Parsed before the upgrade so that a bad request gets an answer it can read.
-            Self.number(request.uri.queryParameters["after"], default: 0) == nil ? .dontUpgrade : .upgrade([:])
+            let query = request.uri.queryParameters
+            return Self.number(query["after"], default: 0) == nil || Self.number(query["ends"], default: 0) == nil ? .dontUpgrade : .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let after = Self.number(context.request.uri.queryParameters["after"], default: 0) ?? 0
+            let endsAfter = Self.number(context.request.uri.queryParameters["ends"], default: 0) ?? 0
             let connection = context.requestContext.channel
             self.liveConnections.withLock { $0 += 1 }
             connection.closeFuture.whenComplete { _ in self.liveConnections.withLock { $0 -= 1 } }
             let updates = LiveUpdates(source: self.source, timeout: self.configuration.slowClientTimeout) {
                 connection.close(promise: nil)
             }
-            try await updates.send(after: after, inbound: inbound, to: outbound)
+            try await updates.send(after: after, endsAfter: endsAfter, inbound: inbound, to: outbound)
         }
     }
 

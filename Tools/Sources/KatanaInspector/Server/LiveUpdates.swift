@@ -4,7 +4,7 @@ import KatanaRecording
 import ServiceLifecycle
 
 /// Sends a page the items recorded after the ones it has, then each new batch as it is recorded,
-/// until the page goes away. It reads the shared history at its own pace, so a page that reads
+/// and the side effects' ends that come after their rows were sent, until the page goes away. It reads the shared history at its own pace, so a page that reads
 /// slowly only falls behind itself; one that takes longer than `timeout` to accept a message is
 /// dropped: its connection is closed.
 struct LiveUpdates {
@@ -18,31 +18,33 @@ struct LiveUpdates {
     /// Closes the page's connection, when it has not taken a message within `timeout`.
     let dropConnection: @Sendable () -> Void
 
-    /// Sends the page, through `outbound`, what was recorded after position `after`, then what is
-    /// recorded from now on; returns when the page closes the connection or was too slow.
-    func send(after: UInt64, inbound: WebSocketInboundStream, to outbound: WebSocketOutboundWriter) async throws {
+    /// Sends the page, through `outbound`, what was recorded after position `after`, and the ends
+    /// matched after the end cursor `endsAfter` of the rows it has, then what is recorded from now
+    /// on; returns when the page closes the connection or was too slow.
+    func send(after: UInt64, endsAfter: UInt64 = 0, inbound: WebSocketInboundStream, to outbound: WebSocketOutboundWriter) async throws {
         // Ends when the server shuts down, which otherwise waits for every page to go away.
         try await cancelWhenGracefulShutdown {
-            try await relay(after: after, inbound: inbound, to: outbound)
+            try await relay(after: after, endsAfter: endsAfter, inbound: inbound, to: outbound)
         }
     }
 
-    private func relay(after: UInt64, inbound: WebSocketInboundStream, to outbound: WebSocketOutboundWriter) async throws {
+    private func relay(after: UInt64, endsAfter: UInt64, inbound: WebSocketInboundStream, to outbound: WebSocketOutboundWriter) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Reading is what notices the page closing.
                 for try await _ in inbound {}
             }
             group.addTask {
-                try await sendUpdates(after: after, to: outbound)
+                try await sendUpdates(after: after, endsAfter: endsAfter, to: outbound)
             }
             _ = try await group.next()
             group.cancelAll()
         }
     }
 
-    private func sendUpdates(after: UInt64, to outbound: WebSocketOutboundWriter) async throws {
+    private func sendUpdates(after: UInt64, endsAfter: UInt64, to outbound: WebSocketOutboundWriter) async throws {
         var cursor = after
+        var endCursor = endsAfter
         var gapsSent = Set<UInt64>()
         while !Task.isCancelled {
             if let history = source.history {
@@ -55,10 +57,18 @@ struct LiveUpdates {
                     try await write(message, to: outbound)
                 }
                 if let last = items.last {
-                    try await write(InspectorAPI.rows(items, summary: summary, type: "items"), to: outbound)
+                    try await write(InspectorAPI.rows(items, ends: history.ends(of: items), summary: summary, type: "items"), to: outbound)
                     cursor = last.position
-                    if items.count == Self.batchLimit { continue }
                 }
+                // Read after the rows: an end matched since the last look is sent here when its
+                // row went earlier (or in the batch above without it), and carried by its row
+                // when that is still to go.
+                let (ends, nextEndCursor) = history.ends(after: endCursor, through: cursor, limit: Self.batchLimit)
+                if !ends.isEmpty {
+                    try await write(InspectorAPI.ends(ends, endCursor: nextEndCursor), to: outbound)
+                }
+                endCursor = nextEndCursor
+                if items.count == Self.batchLimit || endCursor < history.endCursor { continue }
             }
             try await Task.sleep(for: Self.pollInterval)
         }

@@ -4,12 +4,11 @@ import KatanaRecording
 
 /// The todo session of the page fixture, recorded to a file of its own.
 enum RecordedSession {
-    /// Records the session (items 1 to 8, then `extra` renames) to a new file and returns its URL.
+    /// Records the session (the scripted items, then `extra` renames) to a new file and returns its URL.
     static func record(extra: Int = 20, snapshotInterval: Int = 100) async throws -> URL {
         let url = temporaryFile("session")
         let file = try RecordingFile<TodoState>(writingTo: url, snapshotInterval: snapshotInterval)
-        let store = TodoApp.store(recordingInto: file)
-        try await TodoApp.playSession(on: store, extra: extra)
+        try await TodoApp.playSession(TodoApp.session(recordingInto: file), extra: extra)
         file.close()
         return url
     }

@@ -1,0 +1,37 @@
+import Foundation
+import HummingbirdWSClient
+@testable import KatanaInspector
+import KatanaRecording
+import Logging
+
+/// A page's live stream (`/api/live`), read in a task of its own: every message, decoded, as it
+/// comes. Stop it when done.
+final class LiveStreamReader: Sendable {
+    /// The messages received so far, in order.
+    let messages: Locked<[JSONValue]>
+    private let task: Task<Void, any Error>
+
+    /// Connects to `url` (`ws://…/api/live?after=…`) and reads until stopped or closed.
+    init(url: String) {
+        let messages = Locked<[JSONValue]>([])
+        self.messages = messages
+        task = Task {
+            try await WebSocketClient.connect(url: url, logger: Logger(label: "test")) { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    guard case .text(let text) = message else { continue }
+                    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                    messages.withLock { $0.append(value) }
+                }
+            }
+        }
+    }
+
+    /// The messages of `type` ("items", "ends", "gap") received so far.
+    func received(_ type: String) -> [JSONValue] {
+        messages.withLock { $0.filter { $0["type"]?.string == type } }
+    }
+
+    func stop() {
+        task.cancel()
+    }
+}
