@@ -30,7 +30,7 @@ public struct InspectorConfiguration: Sendable {
 
     /// Whether ``host`` is reachable from this machine only.
     var isLoopback: Bool {
-        OriginCheck.isLoopback(host)
+        LoopbackAddress.isLoopback(listenAddress: host)
     }
 
     /// Throws when serving with this configuration would be unsafe or cannot work.

@@ -80,7 +80,7 @@ public final class InspectorServer: Sendable {
 
     /// The page's address on `host` and `port`, with the token when there is one.
     static func url(host: String, port: Int, token: String?) -> URL {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let query = token.map { "?token=\($0)" } ?? ""
         return URL(string: "http://\(shownHost):\(port)/\(query)") ?? URL(fileURLWithPath: "/")
     }
