@@ -8,6 +8,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     case lineTooLong(path: String, line: Int, limit: Int)
     /// The port is not one a server can listen on.
     case invalidPort(Int)
+    /// A setting (named as in the configuration and on the command line) has a value it cannot take.
+    case invalidSetting(name: String, value: String, expected: String)
 
     /// What happened and how to fix it.
     public var description: String {
@@ -24,6 +26,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "InspectorConfiguration(maximumLineLength:)) if it is a real state."
         case .invalidPort(let port):
             "\(port) is not a port the inspector can listen on: give 0 (any free port) to 65535."
+        case let .invalidSetting(name, value, expected):
+            "The inspector's \(name) is \(value); it must be \(expected)."
         }
     }
 }

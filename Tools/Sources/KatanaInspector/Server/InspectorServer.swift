@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import KatanaRecording
 import Logging
@@ -20,6 +21,8 @@ public final class InspectorServer: Sendable {
     let page: PageFiles
     /// Live-stream connections not closed yet.
     private let liveConnections = Locked(0)
+    /// All connections open, within `maximumConnections`.
+    let connections: OpenConnections
 
     /// A server for the recording at `path`, read now: throws a ``RecordingError`` for a file
     /// that is missing, empty or not a recording, and ``InspectorError`` for a line that is too
@@ -34,6 +37,7 @@ public final class InspectorServer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.source = source
+        connections = OpenConnections(limit: configuration.maximumConnections)
         page = PageFiles.load()
     }
 
@@ -57,11 +61,13 @@ public final class InspectorServer: Sendable {
         var logger = Logger(label: "katana-inspector")
         logger.logLevel = .warning
         let configuration = configuration
+        let serverLogger = logger
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: serverBuilder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
+                await Self.pauseAcceptingWhenOutOfDescriptors(on: channel, logger: serverLogger)
                 let port = channel.localAddress?.port ?? configuration.port
                 await onServing(Self.url(host: configuration.host, port: port, token: configuration.token))
             },
@@ -75,6 +81,37 @@ public final class InspectorServer: Sendable {
             try await serving.value
         } onCancel: {
             Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
+    /// HTTP/1.1 with the live stream's WebSocket upgrade, each connection within the
+    /// configuration's limits (``GuardedChildChannel``): its first request's head within
+    /// `requestHeadTimeout`, idle between requests at most `idleTimeout`, at most
+    /// `maximumConnections` open.
+    private func serverBuilder(webSocketRouter: Router<InspectorRequestContext>) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout))
+        )
+        let connections = connections
+        let requestHeadTimeout = TimeAmount(configuration.requestHeadTimeout)
+        return HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                connections: connections,
+                requestHeadTimeout: requestHeadTimeout
+            )
+        }
+    }
+
+    /// Puts an ``AcceptPause`` on the listening socket `channel`.
+    private static func pauseAcceptingWhenOutOfDescriptors(on channel: any Channel, logger: Logger) async {
+        do {
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger), position: .first)
+            }.get()
+        } catch {
+            logger.warning("the inspector could not watch for running out of file descriptors: \(error)")
         }
     }
 
