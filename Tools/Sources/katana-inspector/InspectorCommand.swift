@@ -13,7 +13,8 @@ struct InspectorCommand {
         Serves a page that shows the recording: open the address it prints.
           --host ADDRESS            where to listen (default 127.0.0.1; any other address needs --token)
           --port N                  the port (default 7766; 0 takes a free one)
-          --token TOKEN             a secret every request must carry (the printed address includes it)
+          --token TOKEN             a secret every request must carry, 16 to 256 letters, digits, '-', '_' or '.'
+                                    ('auto' makes a random one); the printed address includes it
           --max-line-bytes N        the longest line read (default 67108864)
           --head-timeout SECONDS    how long a connection may take to send a request's head (default 5)
           --idle-timeout SECONDS    how long a connection may wait between requests (default 30)
@@ -46,7 +47,9 @@ struct InspectorCommand {
             switch argument {
             case "--host": configuration.host = try value(for: argument)
             case "--port": configuration.port = try number(for: argument)
-            case "--token": configuration.token = try value(for: argument)
+            case "--token":
+                let token = try value(for: argument)
+                configuration.token = token == "auto" ? InspectorConfiguration.generatedToken() : token
             case "--max-line-bytes": configuration.maximumLineLength = try number(for: argument)
             case "--head-timeout": configuration.requestHeadTimeout = try seconds(for: argument)
             case "--idle-timeout": configuration.idleTimeout = try seconds(for: argument)

@@ -6,7 +6,8 @@ public struct InspectorConfiguration: Sendable {
     /// The port; 0 takes any free one (the URL the inspector reports says which).
     public var port: Int
     /// A secret every request must carry (`?token=` in the page's URL, or an `Authorization:
-    /// Bearer` header); required on any address but the loopback one.
+    /// Bearer` header); required on any address but the loopback one. It is 16 to 256 letters,
+    /// digits, '-', '_' or '.'; ``generatedToken()`` makes one.
     public var token: String?
     /// The longest line of a recording the inspector reads, in bytes.
     public var maximumLineLength: Int
@@ -46,6 +47,17 @@ public struct InspectorConfiguration: Sendable {
         self.maximumConnections = maximumConnections
     }
 
+    /// The fewest characters a token has: enough that it cannot be guessed by trying.
+    static let shortestToken = 16
+
+    /// A new random token for ``token``: 32 letters, digits, '-' and '_' (192 bits) from the
+    /// system's secure random source (`--token auto` on the command line).
+    public static func generatedToken() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        return String((0 ..< 32).map { _ in alphabet[Int.random(in: 0 ..< alphabet.count, using: &generator)] })
+    }
+
     /// Whether ``host`` is reachable from this machine only.
     var isLoopback: Bool {
         LoopbackAddress.isLoopback(listenAddress: host)
@@ -67,7 +79,7 @@ public struct InspectorConfiguration: Sendable {
             let allowed = token.unicodeScalars.allSatisfy {
                 ("a" ... "z").contains($0) || ("A" ... "Z").contains($0) || ("0" ... "9").contains($0) || "-_.".unicodeScalars.contains($0)
             }
-            guard allowed, (1 ... 256).contains(token.count) else { throw InspectorError.invalidToken }
+            guard allowed, (Self.shortestToken ... 256).contains(token.count) else { throw InspectorError.invalidToken }
         } else if !isLoopback {
             throw InspectorError.tokenRequired(host: host)
         }
