@@ -58,7 +58,8 @@ public final class InspectorServer: Sendable {
         router.add(middleware: OriginCheck(loopbackOnly: configuration.token == nil))
         router.add(middleware: TokenCheck(token: configuration.token))
         addRoutes(to: router)
-        var logger = Logger(label: "katana-inspector")
+        // The process's own log handler, behind one that escapes what a client may have put in a message.
+        var logger = Logger(label: "katana-inspector") { label in EscapingLogHandler(wrapping: Logger(label: label).handler) }
         logger.logLevel = .warning
         let configuration = configuration
         let serverLogger = logger
