@@ -9,6 +9,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     case lineTooLong(path: String, line: Int, limit: Int)
     /// The port is not one a server can listen on.
     case invalidPort(Int)
+    /// Another program (or another inspector) already listens on the address and port.
+    case addressInUse(host: String, port: Int)
     /// A setting (named as in the configuration and on the command line) has a value it cannot take.
     case invalidSetting(name: String, value: String, expected: String)
 
@@ -29,6 +31,10 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "InspectorConfiguration(maximumLineLength:)) if it is a real state."
         case .invalidPort(let port):
             "\(port) is not a port the inspector can listen on: give 0 (any free port) to 65535."
+        case let .addressInUse(host, port):
+            "Another program (or another inspector) is already listening on \(InspectorServer.authority(host: host, port: port)), "
+                + "so the inspector cannot. Choose another port: --port N, or --port 0 for any free one (the address it prints "
+                + "says which), or InspectorConfiguration(port:) in code."
         case let .invalidSetting(name, value, expected):
             "The inspector's \(name) is \(value); it must be \(expected)."
         }

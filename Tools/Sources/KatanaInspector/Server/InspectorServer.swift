@@ -78,10 +78,14 @@ public final class InspectorServer: Sendable {
         // task of its own, which the cancellation does not reach, and is asked to stop instead.
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger)
         let serving = Task { try await group.run() }
-        try await withTaskCancellationHandler {
-            try await serving.value
-        } onCancel: {
-            Task { await group.triggerGracefulShutdown() }
+        do {
+            try await withTaskCancellationHandler {
+                try await serving.value
+            } onCancel: {
+                Task { await group.triggerGracefulShutdown() }
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw InspectorError.addressInUse(host: configuration.host, port: configuration.port)
         }
     }
 
@@ -118,9 +122,14 @@ public final class InspectorServer: Sendable {
 
     /// The page's address on `host` and `port`, with the token when there is one.
     static func url(host: String, port: Int, token: String?) -> URL {
-        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let query = token.map { "?token=\($0)" } ?? ""
-        return URL(string: "http://\(shownHost):\(port)/\(query)") ?? URL(fileURLWithPath: "/")
+        return URL(string: "http://\(authority(host: host, port: port))/\(query)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `host:port`, an IPv6 address in brackets.
+    static func authority(host: String, port: Int) -> String {
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(shownHost):\(port)"
     }
 
     private func addRoutes(to router: Router<InspectorRequestContext>) {
