@@ -5,7 +5,8 @@ import NIOCore
 
 /// Hummingbird's HTTP (and WebSocket upgrade) child channel, with the inspector's limits around
 /// each connection: beyond ``OpenConnections/limit`` a connection is closed as soon as it is
-/// accepted, and each one admitted starts with a ``RequestHeadTimeout``.
+/// accepted, and each one admitted starts with a ``RequestHeadTimeout`` and ends, until its first
+/// request is read, with a ``ParseErrorAnswer``.
 struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -27,7 +28,10 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(ParseErrorAnswer())
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -37,6 +41,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         var connectionLogger = logger
         connectionLogger.logLevel = .critical
         await inner.handle(value: value, logger: connectionLogger)
+        // Hummingbird is done with the connection; when it ended without closing it (a WebSocket
+        // upgrade that failed because a body followed the request's head), nothing else would.
+        value.channel.close(promise: nil)
     }
 
     /// A connection beyond the limit, closed without being served.

@@ -55,6 +55,7 @@ public final class InspectorServer: Sendable {
     /// `SIGTERM` or `SIGINT`); calls `onServing` with the page's address once it listens.
     public func run(stopsOnSignals: Bool = false, onServing: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
         let router = Router(context: InspectorRequestContext.self)
+        router.add(middleware: BodyRefusal())
         router.add(middleware: OriginCheck(loopbackOnly: configuration.token == nil))
         router.add(middleware: TokenCheck(token: configuration.token))
         addRoutes(to: router)
@@ -92,11 +93,12 @@ public final class InspectorServer: Sendable {
     /// HTTP/1.1 with the live stream's WebSocket upgrade, each connection within the
     /// configuration's limits (``GuardedChildChannel``): its first request's head within
     /// `requestHeadTimeout`, idle between requests at most `idleTimeout`, at most
-    /// `maximumConnections` open.
+    /// `maximumConnections` open, and closed rather than read on when a body it sent is not read
+    /// (``UnreadBodyClose``).
     private func serverBuilder(webSocketRouter: Router<InspectorRequestContext>) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout))
+            http1: .init(additionalChannelHandlers: [UnreadBodyClose()], idleTimeout: TimeAmount(configuration.idleTimeout))
         )
         let connections = connections
         let requestHeadTimeout = TimeAmount(configuration.requestHeadTimeout)

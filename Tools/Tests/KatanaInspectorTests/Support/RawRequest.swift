@@ -39,18 +39,24 @@ final class RawRequest {
             close(socket)
             throw Failure("connect() failed")
         }
-        guard send(bytes) else {
+        guard send(bytes, waiting: true) else {
             close(socket)
             throw Failure("send() failed")
         }
     }
 
-    /// Sends more bytes; false when the connection no longer takes them.
+    /// Sends as much of `bytes` as the connection takes without waiting (the rest is dropped);
+    /// false when the connection is closed.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
+        send(bytes, waiting: false)
+    }
+
+    private func send(_ bytes: [UInt8], waiting: Bool) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { sendWithoutSignal(socket, $0.baseAddress, $0.count) }
+            let sent = bytes[offset...].withUnsafeBytes { sendWithoutSignal(socket, $0.baseAddress, $0.count, waiting: waiting) }
+            if sent < 0, !waiting, errno == EAGAIN || errno == EWOULDBLOCK { return true }
             guard sent > 0 else { return false }
             offset += sent
         }
@@ -118,6 +124,21 @@ final class RawRequest {
         return false
     }
 
+    /// Everything the server sends until it closes the connection; nil when it has not closed it
+    /// within `timeout`. It waits without holding a thread.
+    func wholeResponse(within timeout: Duration) async throws -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        while ContinuousClock.now < deadline {
+            switch readWaiting() {
+            case .bytes(let bytes): received += bytes
+            case .nothingYet: try await Task.sleep(for: .milliseconds(20))
+            case .closed: return received
+            }
+        }
+        return nil
+    }
+
     /// Whether the server has closed the connection, looked at without waiting (what it sent
     /// before is read and dropped).
     var isClosedByServer: Bool {
@@ -153,11 +174,12 @@ final class RawRequest {
     }
 }
 
-/// `send(2)` that reports a connection the server closed as an error instead of raising SIGPIPE.
-private func sendWithoutSignal(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+/// `send(2)` that reports a connection the server closed as an error instead of raising SIGPIPE,
+/// and, unless `waiting`, returns at once when the socket's buffer is full.
+private func sendWithoutSignal(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, waiting: Bool) -> Int {
     #if canImport(Glibc)
-    Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
+    Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT)))
     #else
-    Darwin.send(socket, bytes, count, 0)
+    Darwin.send(socket, bytes, count, waiting ? 0 : MSG_DONTWAIT)
     #endif
 }
