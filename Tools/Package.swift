@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(
             name: "KatanaInspectorTests",
             dependencies: [
-                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo",
+                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo", "katana-inspector",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func anotherAddressIsServedWithTheToken() async throws {
-        let inspectorToken = "docs-test-token"
+        let inspectorToken = "docs-test-token-0123456789"
         let inspector = LiveInspector<AppState>(configuration: InspectorConfiguration(host: "0.0.0.0", token: inspectorToken))
         defer { inspector.stop() }
         #expect(inspector.configuration.token == inspectorToken)

@@ -5,8 +5,15 @@ import Glibc
 import Darwin
 #endif
 @testable import KatanaInspector
+@testable import InspectorPageFixture
 import KatanaRecording
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the inspector says about recordings it cannot show, and the one it shows with a warning.
 @Suite struct BadInputTests {
@@ -117,5 +124,46 @@ import Testing
         }
         #expect(inTime)
         #expect(outcome.withLock { $0 } == RecordingError.notARegularFile(path: path, kind: "a named pipe (FIFO)").description)
+    }
+
+    @Test func aPortInUseSaysWhichAndHowToChooseAnother() async throws {
+        let (socket, port) = try Self.listeningSocket()
+        defer { close(socket) }
+        let recording = try await RecordedSession.record(extra: 0)
+        defer { try? FileManager.default.removeItem(at: recording) }
+        let server = try InspectorServer(recordingAt: recording.path, configuration: InspectorConfiguration(port: port))
+        let error = InspectorError.addressInUse(host: "127.0.0.1", port: port)
+        await #expect(throws: error) {
+            try await withTimeout(.seconds(30), "the server to fail") { try await server.run() }
+        }
+        #expect(error.description.contains("already listening on 127.0.0.1:\(port)"))
+        #expect(error.description.contains("--port 0"))
+        #expect(error.description.contains("InspectorConfiguration(port:)"))
+        let live = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: port))
+        defer { live.stop() }
+        await #expect(throws: error) {
+            try await withTimeout(.seconds(30), "the live inspector to fail") { try await live.serving() }
+        }
+    }
+
+    /// A socket listening on a free loopback port, and the port.
+    static func listeningSocket() throws -> (Int32, Int) {
+        #if canImport(Glibc)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(socket >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && listen(socket, 8) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        try #require(bound, "could not listen on a loopback port")
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

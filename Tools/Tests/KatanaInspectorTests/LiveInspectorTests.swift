@@ -126,7 +126,7 @@ import Testing
         try await eventually("the server to close the stalled page's connection", timeout: .seconds(20)) {
             inspector.openLiveConnections == 0
         }
-        let closed = await Task.detached { stalled.readsToTheEnd(within: .seconds(20)) }.value
+        let closed = try await stalled.readsToTheEnd(within: .seconds(20))
         #expect(closed, "the page never saw its connection closed")
     }
 

@@ -37,6 +37,17 @@ import Testing
         #expect(OriginCheck.hostName("localhost") == "localhost")
     }
 
+    @Test func theListenAddressNeedsNoTokenOnlyWhenItIsALoopbackLiteral() throws {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"] {
+            try InspectorConfiguration(host: host).validate()
+        }
+        for host in ["127.0.0.1.evil.example", "127.attacker.example", "127.1", "0x7f.0.0.1", "localhost.evil.example", "0.0.0.0", "::"] {
+            #expect(throws: InspectorError.tokenRequired(host: host)) {
+                try InspectorConfiguration(host: host).validate()
+            }
+        }
+    }
+
     @Test func aServerRefusesBothOnTheWire() async throws {
         let url = try await RecordedSession.record(extra: 0)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -44,13 +55,13 @@ import Testing
             let port = server.url.port ?? 0
             // A refused upgrade is answered 400 by the WebSocket layer, whatever the reason.
             let fromElsewhere = try RawRequest.liveStream(port: port, after: 0, extraHeaders: "Origin: http://evil.example\r\n")
-            #expect(fromElsewhere.statusLine(within: .seconds(20)) == "HTTP/1.1 400 Bad Request")
+            #expect(try await fromElsewhere.statusLine(within: .seconds(20)) == "HTTP/1.1 400 Bad Request")
             let plain = try RawRequest(port: port, head: "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://evil.example\r\n")
-            #expect(plain.statusLine(within: .seconds(20)) == "HTTP/1.1 403 Forbidden")
+            #expect(try await plain.statusLine(within: .seconds(20)) == "HTTP/1.1 403 Forbidden")
             let rebound = try RawRequest(port: port, head: "GET /api/summary HTTP/1.1\r\nHost: rebound.example:\(port)\r\n")
-            #expect(rebound.statusLine(within: .seconds(20)) == "HTTP/1.1 403 Forbidden")
+            #expect(try await rebound.statusLine(within: .seconds(20)) == "HTTP/1.1 403 Forbidden")
             let own = try RawRequest.liveStream(port: port, after: 0, extraHeaders: "Origin: http://127.0.0.1:\(port)\r\n")
-            #expect(own.statusLine(within: .seconds(20)) == "HTTP/1.1 101 Switching Protocols")
+            #expect(try await own.statusLine(within: .seconds(20)) == "HTTP/1.1 101 Switching Protocols")
         }
     }
 }

@@ -17,7 +17,7 @@ import Testing
             try InspectorConfiguration(host: "0.0.0.0").validate()
         }
         #expect(InspectorError.tokenRequired(host: "0.0.0.0").description.contains("may hold secrets"))
-        try InspectorConfiguration(host: "0.0.0.0", token: "s3cret").validate()
+        try InspectorConfiguration(host: "0.0.0.0", token: "s3cret-0123456789").validate()
         #expect(throws: InspectorError.invalidToken) {
             try InspectorConfiguration(token: "has space").validate()
         }
@@ -32,19 +32,19 @@ import Testing
     @Test func withATokenEveryRequestMustCarryIt() async throws {
         let url = try await RecordedSession.record(extra: 0)
         defer { try? FileManager.default.removeItem(at: url) }
-        try await ServedInspector.withFile(url.path, configuration: InspectorConfiguration(port: 0, token: "s3cret")) { server in
-            #expect(server.url.absoluteString.hasSuffix("/?token=s3cret"))
+        try await ServedInspector.withFile(url.path, configuration: InspectorConfiguration(port: 0, token: "s3cret-0123456789")) { server in
+            #expect(server.url.absoluteString.hasSuffix("/?token=s3cret-0123456789"))
             let base = try #require(URL(string: "/", relativeTo: server.url)?.absoluteURL)
             for path in ["", "inspector.js", "api/summary", "api/items", "api/items/1"] {
                 let bare = try await ServedInspector.get(base.appendingPathComponent(path))
                 #expect(bare.status == 401, "\(path) answered without the token")
                 let refused = try JSONDecoder().decode(JSONValue.self, from: bare.body)
                 #expect(refused["error"]?.string?.contains("needs its token") == true)
-                let wrong = try await ServedInspector.get(try #require(URL(string: "/\(path)?token=s3cres", relativeTo: server.url)))
+                let wrong = try await ServedInspector.get(try #require(URL(string: "/\(path)?token=s3cret-0123456788", relativeTo: server.url)))
                 #expect(wrong.status == 401)
-                let query = try await ServedInspector.get(try #require(URL(string: "/\(path)?token=s3cret", relativeTo: server.url)))
+                let query = try await ServedInspector.get(try #require(URL(string: "/\(path)?token=s3cret-0123456789", relativeTo: server.url)))
                 #expect(query.status == 200, "\(path) refused the token in the query")
-                let header = try await ServedInspector.get(base.appendingPathComponent(path), headers: ["Authorization": "Bearer s3cret"])
+                let header = try await ServedInspector.get(base.appendingPathComponent(path), headers: ["Authorization": "Bearer s3cret-0123456789"])
                 #expect(header.status == 200, "\(path) refused the token in the header")
             }
         }

@@ -14,8 +14,8 @@ def run(test):
     path = os.path.join(test.work, "todos.jsonl")
     if not os.path.exists(path):
         path = test.record("todos.jsonl")
-    server, url = test.serve("inspector-token", path, token="s3cret")
-    test.expect(url.endswith("/?token=s3cret"), "the printed address carries the token", url)
+    server, url = test.serve("inspector-token", path, token="s3cret-page-test-0123")
+    test.expect(url.endswith("/?token=s3cret-page-test-0123"), "the printed address carries the token", url)
     base = url.split("?")[0]
     status, body = http_get(base + "api/summary")
     test.expect(status == 401 and isinstance(body, dict) and body.get("error"),
@@ -24,7 +24,7 @@ def run(test):
     test.expect(status == 401, "GET / (the page) without the token: 401", str(status))
     status, _ = http_get(base + "api/summary?token=wrong")
     test.expect(status == 401, "a wrong token: 401", str(status))
-    status, body = http_get(base + "api/summary?token=s3cret")
+    status, body = http_get(base + "api/summary?token=s3cret-page-test-0123")
     test.expect(status == 200 and body.get("count") == RECORDED, "with the token: 200", f"{status}")
 
     page = test.page

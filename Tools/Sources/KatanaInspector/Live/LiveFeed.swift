@@ -29,7 +29,7 @@ final class LiveFeed: Sendable {
             } catch {
                 // The package's own encoder wrote these lines; a line it cannot read back is a
                 // bug, reported without stopping the store.
-                FileHandle.standardError.write(Data("KatanaInspector: a live line could not be read: \(error)\n".utf8))
+                TerminalText.report("KatanaInspector: a live line could not be read: ", escaping: error)
             }
         }
     }

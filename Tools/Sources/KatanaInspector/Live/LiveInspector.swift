@@ -45,13 +45,13 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
                     }
                     address.settle(.failure(CancellationError()))
                 } catch {
-                    FileHandle.standardError.write(Data("KatanaInspector: the live inspector stopped: \(error)\n".utf8))
+                    TerminalText.report("KatanaInspector: the live inspector stopped: ", escaping: error)
                     address.settle(.failure(error))
                 }
             }
             task.withLock { $0 = started }
         case .failure(let error):
-            FileHandle.standardError.write(Data("KatanaInspector: the live inspector cannot serve: \(error)\n".utf8))
+            TerminalText.report("KatanaInspector: the live inspector cannot serve: ", escaping: error)
             address.settle(.failure(error))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import KatanaRecording
 import Logging
@@ -20,6 +21,8 @@ public final class InspectorServer: Sendable {
     let page: PageFiles
     /// Live-stream connections not closed yet.
     private let liveConnections = Locked(0)
+    /// All connections open, within `maximumConnections`.
+    let connections: OpenConnections
 
     /// A server for the recording at `path`, read now: throws a ``RecordingError`` for a file
     /// that is missing, empty or not a recording, and ``InspectorError`` for a line that is too
@@ -34,6 +37,7 @@ public final class InspectorServer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.source = source
+        connections = OpenConnections(limit: configuration.maximumConnections)
         page = PageFiles.load()
     }
 
@@ -51,17 +55,21 @@ public final class InspectorServer: Sendable {
     /// `SIGTERM` or `SIGINT`); calls `onServing` with the page's address once it listens.
     public func run(stopsOnSignals: Bool = false, onServing: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
         let router = Router(context: InspectorRequestContext.self)
+        router.add(middleware: BodyRefusal())
         router.add(middleware: OriginCheck(loopbackOnly: configuration.token == nil))
         router.add(middleware: TokenCheck(token: configuration.token))
         addRoutes(to: router)
-        var logger = Logger(label: "katana-inspector")
+        // The process's own log handler, behind one that escapes what a client may have put in a message.
+        var logger = Logger(label: "katana-inspector") { label in EscapingLogHandler(wrapping: Logger(label: label).handler) }
         logger.logLevel = .warning
         let configuration = configuration
+        let serverLogger = logger
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: serverBuilder(webSocketRouter: router),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
+                await Self.pauseAcceptingWhenOutOfDescriptors(on: channel, logger: serverLogger)
                 let port = channel.localAddress?.port ?? configuration.port
                 await onServing(Self.url(host: configuration.host, port: port, token: configuration.token))
             },
@@ -71,18 +79,59 @@ public final class InspectorServer: Sendable {
         // task of its own, which the cancellation does not reach, and is asked to stop instead.
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger)
         let serving = Task { try await group.run() }
-        try await withTaskCancellationHandler {
-            try await serving.value
-        } onCancel: {
-            Task { await group.triggerGracefulShutdown() }
+        do {
+            try await withTaskCancellationHandler {
+                try await serving.value
+            } onCancel: {
+                Task { await group.triggerGracefulShutdown() }
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw InspectorError.addressInUse(host: configuration.host, port: configuration.port)
+        }
+    }
+
+    /// HTTP/1.1 with the live stream's WebSocket upgrade, each connection within the
+    /// configuration's limits (``GuardedChildChannel``): its first request's head within
+    /// `requestHeadTimeout`, idle between requests at most `idleTimeout`, at most
+    /// `maximumConnections` open, and closed rather than read on when a body it sent is not read
+    /// (``UnreadBodyClose``).
+    private func serverBuilder(webSocketRouter: Router<InspectorRequestContext>) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [UnreadBodyClose()], idleTimeout: TimeAmount(configuration.idleTimeout))
+        )
+        let connections = connections
+        let requestHeadTimeout = TimeAmount(configuration.requestHeadTimeout)
+        return HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                connections: connections,
+                requestHeadTimeout: requestHeadTimeout
+            )
+        }
+    }
+
+    /// Puts an ``AcceptPause`` on the listening socket `channel`.
+    private static func pauseAcceptingWhenOutOfDescriptors(on channel: any Channel, logger: Logger) async {
+        do {
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger), position: .first)
+            }.get()
+        } catch {
+            logger.warning("the inspector could not watch for running out of file descriptors: \(error)")
         }
     }
 
     /// The page's address on `host` and `port`, with the token when there is one.
     static func url(host: String, port: Int, token: String?) -> URL {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
         let query = token.map { "?token=\($0)" } ?? ""
-        return URL(string: "http://\(shownHost):\(port)/\(query)") ?? URL(fileURLWithPath: "/")
+        return URL(string: "http://\(authority(host: host, port: port))/\(query)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `host:port`, an IPv6 address in brackets.
+    static func authority(host: String, port: Int) -> String {
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(shownHost):\(port)"
     }
 
     private func addRoutes(to router: Router<InspectorRequestContext>) {

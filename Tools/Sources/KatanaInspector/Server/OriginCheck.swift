@@ -7,7 +7,8 @@ import NIOCore
 /// `Origin` is not the inspector's own page (a WebSocket is not held back by the browser's
 /// same-origin rule, so a page anywhere could otherwise open the live stream), and, when the
 /// inspector answers on the loopback address without a token, a request for another host name (a
-/// name that a hostile site points at 127.0.0.1 to read the API as its own).
+/// name that a hostile site points at 127.0.0.1 to read the API as its own; see ``LoopbackAddress``).
+/// A request with two `Host` headers is refused whatever the address, as HTTP/1.1 says.
 struct OriginCheck: RouterMiddleware {
     typealias Context = InspectorRequestContext
     /// Whether the inspector serves without a token (only on the loopback address).
@@ -15,6 +16,13 @@ struct OriginCheck: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let host = request.head.authority
+        // The first Host line becomes the request's authority; a second one stays among the headers.
+        if request.headers.contains(where: { $0.name.canonicalName == "host" }) {
+            return InspectorServer.json(
+                InspectorAPI.error("the request has more than one Host header; send one, naming the address the inspector printed"),
+                status: .badRequest
+            )
+        }
         if let refusal = Self.refusal(host: host, origin: request.headers[.origin], loopbackOnly: loopbackOnly) {
             return InspectorServer.json(InspectorAPI.error(refusal), status: .forbidden)
         }
@@ -25,8 +33,9 @@ struct OriginCheck: RouterMiddleware {
     /// refused; nil when it is not.
     static func refusal(host: String?, origin: String?, loopbackOnly: Bool) -> String? {
         guard let host else { return "the request has no Host header" }
-        if loopbackOnly, !isLoopback(hostName(host)) {
-            return "this inspector answers only requests for 127.0.0.1, localhost or [::1], not \(host): open the address it printed"
+        if loopbackOnly, !LoopbackAddress.isLoopback(authority: host) {
+            return "this inspector answers only requests for a loopback address (127.0.0.1, localhost or [::1], with an optional "
+                + "port), not \(host): open the address it printed"
         }
         if let origin, !isOwn(origin: origin, host: host) {
             return "requests from another site's page are refused (from \(origin)); open the inspector's own address"
@@ -47,9 +56,5 @@ struct OriginCheck: RouterMiddleware {
             return String(host[host.index(after: host.startIndex) ..< end])
         }
         return String(host.split(separator: ":", maxSplits: 1).first ?? "")
-    }
-
-    static func isLoopback(_ name: String) -> Bool {
-        name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 }

@@ -4,22 +4,48 @@ import KatanaRecording
 import NIOCore
 
 /// Refuses every request that does not carry the inspector's token, when it has one: in the query
-/// (`?token=`) or in an `Authorization: Bearer` header.
+/// (`?token=`) or in an `Authorization: Bearer` header (the scheme in any case). A request that
+/// carries it more than once, unless every copy is the same single query value and header, is
+/// refused as ambiguous: which copy would count is not for a server to guess.
 struct TokenCheck: RouterMiddleware {
     typealias Context = InspectorRequestContext
     let token: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token else { return try await next(request, context) }
-        let given = request.uri.queryParameters["token"].map(String.init)
-            ?? request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let given, Self.same(given, token) else {
+        let inQuery = request.uri.queryParameters[values: "token"].map(String.init)
+        let inHeaders = request.headers[values: .authorization].compactMap(Self.bearerToken)
+        let given = inQuery + inHeaders
+        if inQuery.count > 1 || Set(given).count > 1 {
             return InspectorServer.json(
-                InspectorAPI.error("this inspector needs its token: open the address katana-inspector printed, which ends with ?token=…"),
+                InspectorAPI.error(
+                    "the request carries the token more than once (\(inQuery.count) in the query, \(inHeaders.count) in an Authorization "
+                        + "header), with values that may differ: send it once, as ?token= or as Authorization: Bearer"
+                ),
+                status: .badRequest
+            )
+        }
+        guard let first = given.first, Self.same(first, token) else {
+            return InspectorServer.json(
+                InspectorAPI.error(
+                    "this inspector needs its token: open the address katana-inspector printed, which ends with ?token=…, "
+                        + "or send Authorization: Bearer with it"
+                ),
                 status: .unauthorized
             )
         }
         return try await next(request, context)
+    }
+
+    /// The token in an `Authorization` header's value, when its scheme is Bearer in any case
+    /// (as HTTP's schemes are), however many spaces follow it; nil for another scheme.
+    static func bearerToken(_ value: String) -> String? {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let trimmed = value.drop(while: isSpace)
+        guard let end = trimmed.firstIndex(where: isSpace), trimmed[..<end].lowercased() == "bearer" else { return nil }
+        let credentials = trimmed[end...].drop(while: isSpace)
+        let token = String(credentials.reversed().drop(while: isSpace).reversed())
+        return token.isEmpty ? nil : token
     }
 
     /// Compares in a time that does not depend on where the two first differ.

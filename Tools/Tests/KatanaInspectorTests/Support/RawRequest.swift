@@ -6,14 +6,20 @@ import Darwin
 #endif
 
 /// A plain socket to the inspector, for requests a browser or URLSession would not make as they
-/// are (another Host, a WebSocket handshake from another site's page), and for a page that opens
-/// the live stream and then never reads it (the receive buffer is small, so that it fills quickly).
+/// are (another Host, a WebSocket handshake from another site's page, a request cut short or
+/// malformed), and for a page that opens the live stream and then never reads it (the receive
+/// buffer is small, so that it fills quickly).
 final class RawRequest {
     private let socket: Int32
 
     /// Connects to the inspector on `port` and sends `head` (the request line and headers, each
     /// line ended by CRLF, without the blank line that ends them).
-    init(port: Int, head: String) throws {
+    convenience init(port: Int, head: String) throws {
+        try self.init(port: port, bytes: Array((head + "\r\n").utf8))
+    }
+
+    /// Connects to the inspector on `port` and sends `bytes` as they are (nothing when empty).
+    init(port: Int, bytes: [UInt8]) throws {
         #if canImport(Glibc)
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -22,8 +28,6 @@ final class RawRequest {
         guard socket >= 0 else { throw Failure("socket() failed") }
         var small: Int32 = 4_096
         setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var wait = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -31,10 +35,45 @@ final class RawRequest {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure("connect() failed") }
-        let request = Array((head + "\r\n").utf8)
-        let sent = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-        guard sent == request.count else { throw Failure("send() failed") }
+        guard connected == 0 else {
+            close(socket)
+            throw Failure("connect() failed")
+        }
+        guard send(bytes, waiting: true) else {
+            close(socket)
+            throw Failure("send() failed")
+        }
+    }
+
+    /// Sends as much of `bytes` as the connection takes without waiting (the rest is dropped);
+    /// false when the connection is closed.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        send(bytes, waiting: false)
+    }
+
+    private func send(_ bytes: [UInt8], waiting: Bool) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { sendWithoutSignal(socket, $0.baseAddress, $0.count, waiting: waiting) }
+            if sent < 0, !waiting, errno == EAGAIN || errno == EWOULDBLOCK { return true }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Waits, without holding a thread, until the server has closed every one of `requests`;
+    /// false when some are still open after `timeout`.
+    static func allClosed(_ requests: [RawRequest], within timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var open = requests
+        while ContinuousClock.now < deadline {
+            open.removeAll { $0.isClosedByServer }
+            if open.isEmpty { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     /// A live-stream handshake on `port` from position `after`, with `extraHeaders`.
@@ -50,36 +89,81 @@ final class RawRequest {
         close(socket)
     }
 
-    /// The response's first line (`HTTP/1.1 403 Forbidden`), read within `timeout`.
-    func statusLine(within timeout: Duration) -> String? {
+    /// The response's first line (`HTTP/1.1 403 Forbidden`), read within `timeout`; nil when the
+    /// server closes the connection or says nothing by then. It waits without holding a thread.
+    func statusLine(within timeout: Duration) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4_096)
         while ContinuousClock.now < deadline {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                received += buffer[..<count]
+            switch readWaiting() {
+            case .bytes(let bytes):
+                received += bytes
                 if let end = received.firstIndex(of: 0x0D) {
                     return String(decoding: received[..<end], as: UTF8.self)
                 }
-            } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                break
+            case .nothingYet:
+                try await Task.sleep(for: .milliseconds(20))
+            case .closed:
+                return nil
             }
         }
         return nil
     }
 
     /// Reads everything the server sent until it closes the connection; false when it has not
-    /// closed it within `timeout`.
-    func readsToTheEnd(within timeout: Duration) -> Bool {
+    /// closed it within `timeout`. It waits without holding a thread.
+    func readsToTheEnd(within timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while ContinuousClock.now < deadline {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count == 0 { return true }
-            if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return true }
+            switch readWaiting() {
+            case .bytes: continue
+            case .nothingYet: try await Task.sleep(for: .milliseconds(20))
+            case .closed: return true
+            }
         }
         return false
+    }
+
+    /// Everything the server sends until it closes the connection; nil when it has not closed it
+    /// within `timeout`. It waits without holding a thread.
+    func wholeResponse(within timeout: Duration) async throws -> [UInt8]? {
+        let deadline = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        while ContinuousClock.now < deadline {
+            switch readWaiting() {
+            case .bytes(let bytes): received += bytes
+            case .nothingYet: try await Task.sleep(for: .milliseconds(20))
+            case .closed: return received
+            }
+        }
+        return nil
+    }
+
+    /// Whether the server has closed the connection, looked at without waiting (what it sent
+    /// before is read and dropped).
+    var isClosedByServer: Bool {
+        while true {
+            switch readWaiting() {
+            case .bytes: continue
+            case .nothingYet: return false
+            case .closed: return true
+            }
+        }
+    }
+
+    /// What a read without waiting found.
+    private enum Read {
+        case bytes([UInt8])
+        case nothingYet
+        case closed
+    }
+
+    private func readWaiting() -> Read {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count > 0 { return .bytes(Array(buffer[..<count])) }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .nothingYet }
+        return .closed
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -88,4 +172,14 @@ final class RawRequest {
             self.description = description
         }
     }
+}
+
+/// `send(2)` that reports a connection the server closed as an error instead of raising SIGPIPE,
+/// and, unless `waiting`, returns at once when the socket's buffer is full.
+private func sendWithoutSignal(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, waiting: Bool) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT)))
+    #else
+    Darwin.send(socket, bytes, count, waiting ? 0 : MSG_DONTWAIT)
+    #endif
 }

@@ -61,6 +61,18 @@ struct ServedInspector {
         try await Self.get(URL(string: path, relativeTo: url)?.absoluteURL ?? url, headers: headers)
     }
 
+    /// Whether an ordinary request (the summary, with the token when there is one) is answered 200.
+    func answersNormally() async throws -> Bool {
+        let query = url.query.map { "?\($0)" } ?? ""
+        let target = URL(string: "/api/summary\(query)", relativeTo: url)?.absoluteURL ?? url
+        return try await Self.get(target).status == 200
+    }
+
+    /// The port it listens on.
+    var port: Int {
+        url.port ?? 0
+    }
+
     /// The JSON answer to `GET path`, with its status.
     func json(_ path: String, headers: [String: String] = [:]) async throws -> (status: Int, value: JSONValue) {
         let (status, body, _) = try await get(path, headers: headers)

@@ -1,0 +1,73 @@
+import Foundation
+@testable import KatanaInspector
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scenario: `katana-inspector` with a low file descriptor limit and more half-sent
+/// clients than descriptors. It must go on answering (once the half-sent ones time out) and stay
+/// idle meanwhile: while it is out of descriptors, it must not retry accepting in a busy loop.
+extension HostileClientTests {
+    /// The `katana-inspector` program built next to these tests.
+    static func inspectorProgram() throws -> URL {
+        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let url = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("katana-inspector")
+        try #require(FileManager.default.isExecutableFile(atPath: url.path), "build katana-inspector first")
+        return url
+    }
+
+    @Test func outOfDescriptorsTheInspectorStaysIdleAndAnswersOnceClientsTimeOut() async throws {
+        let recording = try await RecordedSession.record(extra: 0)
+        let output = temporaryFile("inspector-output")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: recording)
+            try? FileManager.default.removeItem(at: output)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 64 descriptors: the 80 half-sent clients below use them all up.
+        process.arguments = [
+            "-c", "ulimit -n 64 && exec \"$0\" \"$@\"", try Self.inspectorProgram().path, recording.path, "--port", "0", "--head-timeout", "2",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        func printed() -> String {
+            (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        }
+        try await eventually("the inspector's address", timeout: .seconds(30)) { printed().contains("http://") }
+        let address = try #require(printed().split(separator: " ").last.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let port = try #require(address.port)
+
+        let clients = try (0 ..< 80).map { _ in try RawRequest(port: port, bytes: Self.halfSent) }
+        try await Task.sleep(for: .seconds(1))
+        let before = try Self.cpuTime(of: process.processIdentifier)
+        try await Task.sleep(for: .seconds(4))
+        let used = try Self.cpuTime(of: process.processIdentifier) - before
+        // Idle is close to 0 s; a loop retrying accept takes most of a core (2.5 s or more here).
+        #expect(used < .seconds(1), "the inspector used \(used) of CPU in 4 s with its descriptors used up")
+
+        let fresh = try RawRequest(port: port, head: "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        #expect(try await fresh.statusLine(within: .seconds(60)) == "HTTP/1.1 200 OK", "a new request was not answered")
+        #expect(try await RawRequest.allClosed(clients, within: .seconds(60)))
+    }
+
+    /// The CPU time (user and system) process `pid` has used, from `/proc/<pid>/stat`.
+    static func cpuTime(of pid: Int32) throws -> Duration {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The fields after the command name (which may hold spaces) end with ')'.
+        let fields = try #require(stat.split(separator: ")").last).split(separator: " ")
+        // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
+        let ticks = try #require(Int(fields[11])) + (try #require(Int(fields[12])))
+        let perSecond = sysconf(Int32(_SC_CLK_TCK))
+        return .milliseconds(ticks * 1000 / max(perSecond, 1))
+    }
+}
