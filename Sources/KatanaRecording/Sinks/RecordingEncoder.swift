@@ -97,7 +97,9 @@ final class RecordingEncoder<S: State> {
 
     /// Notes the length of `state`, and how fast it grows: the lesser of its growth over the last
     /// 64 measures (about a thousand items) and over the last one, once there are three, so that a
-    /// state that grew once and stopped, or whose size only wavers, counts as not growing.
+    /// state that grew once and stopped counts as not growing. A state that grew by less than an
+    /// eighth over the 64 counts as not growing either: its size wavers, or grows too slowly to
+    /// matter, and a small growth counted over a burst of 100,000 items would drop most of it.
     private func measure(_ state: JSONValue?) {
         stateBytes = state?.encodedLength ?? 0
         sinceMeasured = 0
@@ -108,7 +110,9 @@ final class RecordingEncoder<S: State> {
         stateGrowth = 0
         guard measures.count >= 3 else { return }
         let (first, previous, last) = (measures[0], measures[measures.count - 2], measures[measures.count - 1])
-        guard last.position > previous.position, previous.position > first.position else { return }
+        guard last.position > previous.position, previous.position > first.position, (last.bytes - first.bytes) * 8 >= last.bytes else {
+            return
+        }
         let overall = Double(last.bytes - first.bytes) / Double(last.position - first.position)
         let lately = Double(last.bytes - previous.bytes) / Double(last.position - previous.position)
         stateGrowth = max(0, min(overall, lately))
