@@ -83,6 +83,14 @@ struct JSONPatch: Sendable, Equatable, Codable {
         return result
     }
 
+    /// Makes the changes to `value` where it is (what ``applied(to:)`` does to a copy); throws
+    /// ``Mismatch``, leaving `value` partly changed, when a path does not fit it.
+    func apply(to value: inout JSONValue) throws {
+        for operation in operations {
+            try Self.apply(operation, at: operation.path[...], to: &value)
+        }
+    }
+
     /// A patch whose path does not fit the value it is applied to.
     struct Mismatch: Error, CustomStringConvertible {
         let path: [JSONValue]

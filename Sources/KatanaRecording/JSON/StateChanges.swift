@@ -23,6 +23,25 @@ public struct StateChanges: Sendable, Equatable {
         try patch.applied(to: state)
     }
 
+    /// Makes the changes to `state` where it is: a state that is not shared with another value is
+    /// changed without copying the parts the changes do not touch, so that a tool rebuilding a state
+    /// through many items pays for what they changed, not for the state's size each time. Throws,
+    /// leaving `state` partly changed, when a change's path does not fit it.
+    public func apply(to state: inout JSONValue) throws {
+        try patch.apply(to: &state)
+    }
+
+    /// About how many bytes of memory the changes take: their paths and new values (see
+    /// ``JSONValue/estimatedByteCount``).
+    public var estimatedByteCount: Int {
+        patch.operations.reduce(JSONValue.allocation(32 + patch.operations.count * MemoryLayout<JSONPatch.Operation>.stride)) { total, operation in
+            let path = operation.path.reduce(JSONValue.allocation(32 + operation.path.count * MemoryLayout<JSONValue>.stride)) {
+                $0 + $1.estimatedByteCount
+            }
+            return total + path + (operation.value?.estimatedByteCount ?? 0)
+        }
+    }
+
     /// The changes one by one, each with the value before it (read from `before`, the state they
     /// were made from) and after it: what a tool shows as the item's diff. An array cut shorter is
     /// one removal per element cut.

@@ -7,8 +7,9 @@ import Katana
 ///
 /// Appending never waits for the disk: items are kept as values in a buffer and a queue of the
 /// file's own encodes and writes them, a few milliseconds behind. If the writer falls more than
-/// `bufferLimit` items behind, newer items are dropped and a line says how many, instead of the
-/// store slowing down. A crash loses what was still in the buffer, and may leave the last line
+/// `bufferLimit` items or about `bufferByteLimit` bytes behind (see
+/// ``RecordingStream/bufferByteLimit``), newer items are dropped and a line says how many, instead
+/// of the store slowing down. A crash loses what was still in the buffer, and may leave the last line
 /// cut short (``Recording`` can read such a file up to its last whole line). ``flush()`` waits
 /// until everything appended so far is on disk.
 ///
@@ -29,7 +30,7 @@ public final class RecordingFile<S: State>: RecordingSink, Sendable {
     /// Creates (or empties) the file at `url`; the header is written when the recorder's store
     /// starts. Writes the whole state every `snapshotInterval` items and only the changes between.
     /// Throws ``RecordingError/cannotCreateFile(path:reason:)`` when the file cannot be created.
-    public init(writingTo url: URL, snapshotInterval: Int = 100, bufferLimit: Int = 100_000) throws {
+    public init(writingTo url: URL, snapshotInterval: Int = 100, bufferLimit: Int = 100_000, bufferByteLimit: Int = 256 << 20) throws {
         self.url = url
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw RecordingError.cannotCreateFile(path: url.path, reason: Self.creationFailure(at: url))
@@ -41,7 +42,9 @@ public final class RecordingFile<S: State>: RecordingSink, Sendable {
             throw RecordingError.cannotCreateFile(path: url.path, reason: "\(error)")
         }
         self.handle = handle
-        stream = RecordingStream(snapshotInterval: snapshotInterval, bufferLimit: bufferLimit, label: "KatanaRecording.RecordingFile") { lines in
+        stream = RecordingStream(
+            snapshotInterval: snapshotInterval, bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit, label: "KatanaRecording.RecordingFile"
+        ) { lines in
             try handle.write(contentsOf: lines)
         }
     }
@@ -53,6 +56,11 @@ public final class RecordingFile<S: State>: RecordingSink, Sendable {
     /// How many items may wait for the writer before newer ones are dropped.
     public var bufferLimit: Int {
         stream.bufferLimit
+    }
+
+    /// About how many bytes may wait for the writer before newer items are dropped.
+    public var bufferByteLimit: Int {
+        stream.bufferByteLimit
     }
 
     /// Queues the header.

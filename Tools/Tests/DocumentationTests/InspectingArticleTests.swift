@@ -44,6 +44,13 @@ import Testing
         }
     }
 
+    @Test func theLiveHistorysByteBoundIsASettingOfTheConfiguration() {
+        let configuration = InspectorConfiguration(liveHistoryByteLimit: 64 << 20)   // 64 MiB instead of 256
+        #expect(configuration.liveHistoryByteLimit == 64 << 20)
+        #expect(InspectorConfiguration().liveHistoryByteLimit == 256 << 20)
+        #expect(InspectorConfiguration().liveBufferByteLimit == 64 << 20)
+    }
+
     @Test func anotherAddressIsServedWithTheToken() async throws {
         let inspectorToken = "docs-test-token-0123456789"
         let inspector = LiveInspector<AppState>(configuration: InspectorConfiguration(host: "0.0.0.0", token: inspectorToken))

@@ -23,6 +23,10 @@ struct InspectedItem: Sendable {
     let changes: StateChanges?
     /// Whether the state after it is known (states recorded, and no gap without a whole state since).
     let stateKnown: Bool
+    /// About how many bytes it takes in memory: its fields, its encoding or drawing, what it
+    /// changed, and its entry in the history's index by sequence (its names are shared, so not
+    /// counted). What the history counts against its bound.
+    let byteCount: Int
 
     /// The item read from `entry`, with the names it shares with others taken from `names`, so
     /// that 100,000 items of one type keep one copy of its name.
@@ -42,6 +46,20 @@ struct InspectedItem: Sendable {
         rendering = entry.rendering
         self.changes = changes
         stateKnown = entry.stateAfter != nil
+        let textBytes = itemText.map { Self.allocation($0.count) } ?? 0
+        // A string of up to 15 UTF-8 bytes is kept inline.
+        let renderingBytes = rendering.map { $0.utf8.count > 15 ? Self.allocation($0.utf8.count + 1) : 0 } ?? 0
+        byteCount = MemoryLayout<InspectedItem>.stride + Self.indexEntryBytes + textBytes + renderingBytes + (changes?.estimatedByteCount ?? 0)
+    }
+
+    /// What an item's entry in the history's index by sequence takes (two integers in a
+    /// dictionary's buckets, a quarter of which are empty).
+    private static let indexEntryBytes = 24
+
+    /// What the allocator takes for an array or string of `count` bytes: its header, rounded up
+    /// to 16 bytes.
+    private static func allocation(_ count: Int) -> Int {
+        (32 + count + 8 + 15) / 16 * 16
     }
 
     /// How long a preview may be, in characters.

@@ -6,11 +6,13 @@ import KatanaRecording
 final class LiveFeed: Sendable {
     private let source: HistorySource
     private let limit: Int
+    private let byteLimit: Int
     private let splitter: Locked<RecordingLineSplitter>
 
-    init(source: HistorySource, limit: Int, maximumLineLength: Int) {
+    init(source: HistorySource, limit: Int, byteLimit: Int, maximumLineLength: Int) {
         self.source = source
         self.limit = limit
+        self.byteLimit = byteLimit
         splitter = Locked(RecordingLineSplitter(source: "the live store", maximumLineLength: maximumLineLength))
     }
 
@@ -23,7 +25,7 @@ final class LiveFeed: Sendable {
                         try history.read(line, number: number)
                     } else {
                         let reader = try RecordingReader(header: line, source: "live store")
-                        source.set(InspectorHistory(reader: reader, live: true, limit: limit))
+                        source.set(InspectorHistory(reader: reader, live: true, limit: limit, byteLimit: byteLimit))
                     }
                 }
             } catch {

@@ -13,7 +13,8 @@ import KatanaRecording
 ///
 /// The store never waits for it: items are encoded on a queue of the inspector's own, and if it
 /// falls behind, newer items are dropped and the page shows a gap. It keeps the last
-/// ``InspectorConfiguration/liveItemLimit`` items. It serves until ``stop()`` is called or it is
+/// ``InspectorConfiguration/liveItemLimit`` items, within about
+/// ``InspectorConfiguration/liveHistoryByteLimit`` bytes. It serves until ``stop()`` is called or it is
 /// released; a configuration that cannot serve is reported on standard error and by ``serving()``.
 public final class LiveInspector<S: State>: RecordingSink, Sendable {
     /// The state type of the store it shows.
@@ -32,8 +33,18 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
         self.configuration = configuration
         let source = HistorySource(nil)
         self.source = source
-        let feed = LiveFeed(source: source, limit: configuration.liveItemLimit, maximumLineLength: configuration.maximumLineLength)
-        stream = RecordingStream(label: "KatanaInspector.LiveInspector") { lines in feed.take(lines) }
+        let feed = LiveFeed(
+            source: source, limit: configuration.liveItemLimit, byteLimit: configuration.liveHistoryByteLimit,
+            maximumLineLength: configuration.maximumLineLength
+        )
+        // Lines carry the whole state only at the start and after a gap: the history rebuilds every
+        // state from the changes, which share their parts with the states it keeps, where a whole
+        // state every hundred lines would be written, read and kept as a copy of its own.
+        stream = RecordingStream(
+            snapshotInterval: .max, bufferByteLimit: configuration.liveBufferByteLimit, label: "KatanaInspector.LiveInspector"
+        ) { lines in
+            feed.take(lines)
+        }
         server = Result { try InspectorServer(source: source, configuration: configuration) }
         task = Locked(nil)
         switch server {
@@ -99,6 +110,12 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
     /// How many items were dropped because the inspector fell behind.
     public var droppedCount: UInt64 {
         stream.droppedCount
+    }
+
+    /// About how many bytes the history holds, as it counts them against
+    /// ``InspectorConfiguration/liveHistoryByteLimit``.
+    var historyByteCount: Int {
+        source.history?.byteCount ?? 0
     }
 
     /// How many pages' live-stream connections are open.

@@ -13,6 +13,16 @@ public struct InspectorConfiguration: Sendable {
     public var maximumLineLength: Int
     /// The most items a live inspector keeps; the oldest are let go beyond it.
     public var liveItemLimit: Int
+    /// About how many bytes of memory a live inspector's history may take (each item's encoding
+    /// and what it changed, and the whole states it keeps to rebuild the others); beyond it the
+    /// oldest items are let go, down to three quarters of it, and the page lets them go too. What
+    /// the history holds grows with what the items change, not with the state's size; the state as
+    /// it is now is held beside it (see docs/Inspecting.md, "What an item costs").
+    public var liveHistoryByteLimit: Int
+    /// About how many bytes a live inspector's items may take while they wait to be encoded (each
+    /// holds the state after it) and handed to its history; beyond it newer items are dropped and
+    /// the page shows a gap (see ``RecordingStream/bufferByteLimit``).
+    public var liveBufferByteLimit: Int
     /// How long a page's live stream may take to accept a message before it is dropped.
     public var slowClientTimeout: Duration
     /// How long a new connection may take to send its first request's head (the request line and
@@ -29,11 +39,13 @@ public struct InspectorConfiguration: Sendable {
     /// for a moment at a time instead of retrying at once.
     public var maximumConnections: Int
 
-    /// A configuration; by default the loopback address, port 7766, no token, 5 seconds for a
-    /// request's head, 30 seconds idle, 128 connections.
+    /// A configuration; by default the loopback address, port 7766, no token, a live history of at
+    /// most 200,000 items and 256 MiB, 64 MiB of items waiting for it, 5 seconds for a request's
+    /// head, 30 seconds idle, 128 connections.
     public init(
-        host: String = "127.0.0.1", port: Int = 7766, token: String? = nil,
-        maximumLineLength: Int = 64 << 20, liveItemLimit: Int = 200_000, slowClientTimeout: Duration = .seconds(10),
+        host: String = "127.0.0.1", port: Int = 7766, token: String? = nil, maximumLineLength: Int = 64 << 20,
+        liveItemLimit: Int = 200_000, liveHistoryByteLimit: Int = 256 << 20, liveBufferByteLimit: Int = 64 << 20,
+        slowClientTimeout: Duration = .seconds(10),
         requestHeadTimeout: Duration = .seconds(5), idleTimeout: Duration = .seconds(30), maximumConnections: Int = 128
     ) {
         self.host = host
@@ -41,6 +53,8 @@ public struct InspectorConfiguration: Sendable {
         self.token = token
         self.maximumLineLength = maximumLineLength
         self.liveItemLimit = liveItemLimit
+        self.liveHistoryByteLimit = liveHistoryByteLimit
+        self.liveBufferByteLimit = liveBufferByteLimit
         self.slowClientTimeout = slowClientTimeout
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
