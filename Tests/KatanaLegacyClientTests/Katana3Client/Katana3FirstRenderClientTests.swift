@@ -27,17 +27,17 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         )
     }
 
-    func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() {
+    func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
         let firstRender = expectation(description: "first render")
         screen.onRender = { firstRender.fulfill() }
         _ = store.addListener { screen.render(store.state) }
-        wait(for: [firstRender], timeout: 10)
+        await fulfillment(of: [firstRender], timeout: 10)
         XCTAssertEqual(screen.renderedLines, ["empty basket"])
     }
 
-    func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() {
+    func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
         let rendersDone = expectation(description: "three renders")
@@ -46,7 +46,7 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         _ = store.addListener { screen.render(store.state) }
         store.dispatch(AddToBasket(product: "apple"))
         store.dispatch(AddToBasket(product: "milk"))
-        wait(for: [rendersDone], timeout: 10)
+        await fulfillment(of: [rendersDone], timeout: 10)
         XCTAssertEqual(screen.renderedLines.count, 3)
         XCTAssertEqual(screen.renderedLines.last, "apple, milk")
     }

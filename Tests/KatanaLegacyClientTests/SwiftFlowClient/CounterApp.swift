@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 
 struct FlowCounterState: State {
     var counter = 0
@@ -90,11 +91,11 @@ class CounterServer {
     }
 }
 
-/// The Swift Flow view controller: subscribes when it appears, renders every state.
+/// The Swift Flow view controller: subscribes when it appears, renders every state (the counters
+/// it rendered are kept in a list a test can await).
 class CounterViewController: StoreSubscriber {
     let store: Store<FlowCounterState, EmptySideEffectDependencyContainer>
-    private let lock = NSLock()
-    private var rendered: [Int] = []
+    let rendered = LockedList<Int>()
 
     init(store: Store<FlowCounterState, EmptySideEffectDependencyContainer>) {
         self.store = store
@@ -109,15 +110,11 @@ class CounterViewController: StoreSubscriber {
     }
 
     func newState(state: FlowCounterState) {
-        lock.lock()
         rendered.append(state.counter)
-        lock.unlock()
     }
 
     var renderedCounters: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return rendered
+        rendered.all
     }
 }
 
