@@ -88,6 +88,7 @@ extension NotificationCenter {
 extension Promise {
     /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after the
     /// default test timeout.
+    @discardableResult
     func settled() async throws -> Value {
         try await withTimeout("a \(Value.self) promise to settle") { try await self.value }
     }

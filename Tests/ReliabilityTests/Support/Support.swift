@@ -34,6 +34,7 @@ func drain(_ queue: DispatchQueue) async {
 extension Promise {
     /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after
     /// `reliabilityTimeout`.
+    @discardableResult
     func settled() async throws -> Value {
         try await withTimeout("a \(Value.self) promise to settle", timeout: reliabilityTimeout) { try await self.value }
     }
