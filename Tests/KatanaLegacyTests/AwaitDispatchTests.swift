@@ -82,7 +82,7 @@ private struct AwaitInInterceptor: StateUpdater {
             let returned: Int = try context.awaitDispatch(Answer(value: 4))
             let awaited: Int = try context.awaitDispatch(AsyncAnswer(value: 5), timeout: .seconds(10))
             return [returned, awaited]
-        }).timeout(timeout: 10).value
+        }).settled()
         #expect(values == [4, 5])
     }
 

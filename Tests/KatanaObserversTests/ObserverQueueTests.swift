@@ -13,11 +13,12 @@ import Testing
         private let entered = LockedList<String>()
         private let opened = DispatchSemaphore(value: 0)
 
-        /// Called by the rule, on the observer's queue: announces it is blocked, then waits
-        /// (bounded) to be let go. Returns whether it was let go, rather than timing out.
+        /// Called by the rule, on the observer's queue: announces it is blocked, then waits to be
+        /// let go (by the test, which opens the gate whatever happens when it ends; the bound is
+        /// only a safety net). Returns whether it was let go, rather than timing out.
         func block() -> Bool {
             entered.append("blocked")
-            return opened.wait(timeout: .now() + .seconds(60)) == .success
+            return opened.wait(timeout: .now() + .seconds(600)) == .success
         }
 
         /// Called by the test: suspends until the rule has reached the gate.
@@ -32,6 +33,7 @@ import Testing
 
     @Test func blockedOnChangeRule_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(notificationCenter: NotificationCenter()) {
                 OnChange(of: \ObsState.level) { _, new in
@@ -57,6 +59,7 @@ import Testing
 
     @Test func blockedOnDispatchRule_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(notificationCenter: NotificationCenter()) {
                 OnDispatch(SetLevel.self) { item in
@@ -80,6 +83,7 @@ import Testing
 
     @Test func blockedKatanaStateObserver_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(
                 [.onStateChange({ old, new in

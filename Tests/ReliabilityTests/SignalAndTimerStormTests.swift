@@ -112,17 +112,17 @@ extension ReliabilityStorms {
 
             // Second half, from two threads, while a third cancels once 10% of it has been sent.
             // Thread 0 never stops; thread 1 pauses after 60% of its share until the cancel has
-            // returned (at most 30 s), so the storm surely goes on after the cancel.
+            // returned, so the storm surely goes on after the cancel.
             let secondHalf = await runConcurrently(threads: 3) { thread in
                 switch thread {
                 case 0:
                     for _ in 0..<quarter { sendOne() }
                 case 1:
                     for _ in 0..<(quarter * 6 / 10) { sendOne() }
-                    _ = cancelDone.wait(timeout: .now() + 30)
+                    _ = cancelDone.wait(timeout: .now() + Double(reliabilityTimeout.components.seconds))
                     for _ in 0..<(quarter - quarter * 6 / 10) { sendOne() }
                 default:
-                    _ = cancelMoment.wait(timeout: .now() + 30)
+                    _ = cancelMoment.wait(timeout: .now() + Double(reliabilityTimeout.components.seconds))
                     cancelled.cancel()
                     recorder.markCancelReturned()
                     atCancel.withLock {
@@ -182,7 +182,7 @@ extension ReliabilityStorms {
                         }
                         if index % 100 == 3 {
                             // Every 100th repeating timer is left to fire twice before it is cancelled.
-                            ledger.waitForPosts(of: index, count: 2, timeout: .seconds(30))
+                            ledger.waitForPosts(of: index, count: 2, timeout: reliabilityTimeout)
                         } else if index % 3 == 0 {
                             usleep(UInt32(index % 500))
                         }

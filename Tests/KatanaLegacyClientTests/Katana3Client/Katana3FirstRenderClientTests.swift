@@ -1,6 +1,7 @@
 import Dispatch
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import XCTest
 
 // A Katana 3.x screen renders from the store's state in its listener, and relies on the ready
@@ -19,6 +20,9 @@ final class BasketScreen {
 }
 
 final class Katana3FirstRenderClientTests: XCTestCase {
+    /// How long a test waits for the renders: the package's default bound, a safety net.
+    let renderTimeout = TimeInterval(defaultTestTimeout.components.seconds)
+
     func makeStore() -> ShopStore {
         ShopStore(
             interceptors: [],
@@ -33,7 +37,7 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         let firstRender = expectation(description: "first render")
         screen.onRender = { firstRender.fulfill() }
         _ = store.addListener { screen.render(store.state) }
-        await fulfillment(of: [firstRender], timeout: 10)
+        await fulfillment(of: [firstRender], timeout: renderTimeout)
         XCTAssertEqual(screen.renderedLines, ["empty basket"])
     }
 
@@ -46,7 +50,7 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         _ = store.addListener { screen.render(store.state) }
         store.dispatch(AddToBasket(product: "apple"))
         store.dispatch(AddToBasket(product: "milk"))
-        await fulfillment(of: [rendersDone], timeout: 10)
+        await fulfillment(of: [rendersDone], timeout: renderTimeout)
         XCTAssertEqual(screen.renderedLines.count, 3)
         XCTAssertEqual(screen.renderedLines.last, "apple, milk")
     }

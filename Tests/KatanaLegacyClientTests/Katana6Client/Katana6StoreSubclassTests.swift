@@ -82,10 +82,14 @@ final class InlineExecutor: Executor {
         }
         defer { SignpostLogger.shared.setHook { _ in } }
         let store = Store<CounterAppState, CounterDependencies>()
-        SignpostLogger.isEnabled = true
-        try await withTimeout("the traced dispatch") { try await store.dispatch(TracedBySwitch()).value }
-        SignpostLogger.isEnabled = false
-        try await withTimeout("the untraced dispatch") { try await store.dispatch(TracedBySwitch()).value }
+        // The switch is the whole process's: it is on only while the app's blocking dispatch runs
+        // (on a thread of its own), which handles the item on that thread when the store is idle.
+        try await onThreadOfItsOwn("the traced and untraced dispatches") {
+            SignpostLogger.isEnabled = true
+            try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+            SignpostLogger.isEnabled = false
+            try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+        }
         // One begin and one end, for the dispatch made while the switch was on.
         #expect(names.all.count == 2)
         #expect(!SignpostLogger.isEnabled)

@@ -72,7 +72,8 @@ func fetchCounter(from server: CounterServer) -> AsyncActionCreator {
     }
 }
 
-/// A fake server whose answers the test releases.
+/// A fake server whose answers the test releases (each answer waits for it as long as a test may
+/// last: it must not answer by itself while the test still looks at the state before it).
 class CounterServer {
     let value: Int
     let answer = DispatchSemaphore(value: 0)
@@ -85,7 +86,7 @@ class CounterServer {
         let value = self.value
         let answer = self.answer
         DispatchQueue.global().async {
-            _ = answer.wait(timeout: .now() + 10)
+            _ = answer.wait(timeout: .now() + 600)
             completion(value)
         }
     }

@@ -24,7 +24,7 @@ import Testing
         let releaseMain = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
             mainHeld.append("held")
-            _ = releaseMain.wait(timeout: .now() + 30)
+            _ = releaseMain.wait(timeout: .now() + 600)
         }
         defer { releaseMain.signal() }
         // The test runner drains the main queue, so this returns once the main queue is held.

@@ -106,12 +106,15 @@ import Testing
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
     @Test func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() async throws {
         let store = makeStore(initial: LegacyState(counter: 1))
+        // The creator's work is done when the test says so (and, whatever happens, when it ends):
+        // it must not go on by itself while the test has not looked yet, however slow the machine.
         let work = DispatchSemaphore(value: 0)
+        defer { work.signal() }
         let sawState = LockedList<Int>()
         let creator: AsyncActionCreator = { state, _, actionCreatorCallback in
             sawState.append((state as? LegacyState)?.counter ?? -1)
             DispatchQueue.global().async {
-                _ = work.wait(timeout: .now() + 10)
+                _ = work.wait(timeout: .now() + 600)
                 actionCreatorCallback { state, _ in
                     AddAction(amount: ((state as? LegacyState)?.counter ?? 0) * 10)
                 }

@@ -44,9 +44,9 @@ private final class CrossCancelRound: @unchecked Sendable {
     }
 
     /// Blocks the posting thread (never a test task's) until `holds`, which reads the guarded
-    /// properties, is true; woken by every change. False after 10 s.
+    /// properties, is true; woken by every change. False after the default test timeout.
     private func waitUntil(_ holds: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(Double(defaultTestTimeout.components.seconds))
         condition.lock()
         defer { condition.unlock() }
         while !holds() {
@@ -91,7 +91,9 @@ private final class CrossCancelRound: @unchecked Sendable {
 
     /// Suspends until both observers have returned from their first post, or one saw a problem.
     func waitUntilOver() async throws {
-        try await events.waitUntil("both observers to return from their posts", timeout: .seconds(60)) { events in
+        // Longer than the posting threads' own waits, so that a wait of theirs that ran out is
+        // reported as what it is, not as a deadlock.
+        try await events.waitUntil("both observers to return from their posts", timeout: defaultTestTimeout * 4) { events in
             events.filter { $0 == "finished" }.count == 2 || events.contains { $0.hasPrefix("problem") }
         }
     }
@@ -102,7 +104,8 @@ private final class CrossCancelRound: @unchecked Sendable {
 }
 
 /// An observer of `name` whose first post stays in progress until the test releases it (or
-/// `patience` passes): a post in progress, for as long as a test needs one.
+/// `patience` passes: long, since the thread that releases it may wait a while for a core under
+/// load): a post in progress, for as long as a test needs one.
 // @unchecked Sendable: its properties are constants, of Sendable types but for `observation`,
 // which is only used to remove the observer.
 private final class HeldPost: @unchecked Sendable {
@@ -114,7 +117,7 @@ private final class HeldPost: @unchecked Sendable {
     private let center: NotificationCenter
     private let observation: any NSObjectProtocol
 
-    init(_ name: Notification.Name, on center: NotificationCenter, patience: Duration = .seconds(60)) {
+    init(_ name: Notification.Name, on center: NotificationCenter, patience: Duration = .seconds(240)) {
         let entered = LockedList<String>()
         let ended = LockedList<Bool>()
         let gate = DispatchSemaphore(value: 0)
@@ -196,8 +199,7 @@ struct CancelFromObserverTests {
         let center = NotificationCenter()
         let bridge = NotificationBridge(center: center)
         let name = Notification.Name("CancelFromObserverTests.isActive")
-        // Patient: the thread that reads and releases may wait a while for a core under load.
-        let held = HeldPost(name, on: center, patience: .seconds(240))
+        let held = HeldPost(name, on: center)
         let subscription = try bridge.post(name, every: .seconds(60), firstFireAfter: .zero)
         defer { subscription.cancel() }
 
