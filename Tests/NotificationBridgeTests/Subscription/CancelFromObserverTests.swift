@@ -109,6 +109,8 @@ private final class CrossCancelRound: @unchecked Sendable {
 // @unchecked Sendable: its properties are constants, of Sendable types but for `observation`,
 // which is only used to remove the observer.
 private final class HeldPost: @unchecked Sendable {
+    /// The name of the notification whose first post is held.
+    let name: Notification.Name
     /// One entry once the first post has reached the observer.
     let entered: LockedList<String>
     /// One entry once the first post has ended: whether the test released it in time.
@@ -122,6 +124,7 @@ private final class HeldPost: @unchecked Sendable {
         let ended = LockedList<Bool>()
         let gate = DispatchSemaphore(value: 0)
         let isFirst = LockedValue(true)
+        self.name = name
         self.entered = entered
         self.ended = ended
         self.gate = gate
@@ -151,6 +154,12 @@ private final class HeldPost: @unchecked Sendable {
 
 /// What `cancel()` waits for when it is called from an observer, and `isActive` during a post.
 struct CancelFromObserverTests {
+    /// A bridge on a center of its own, and a held post on that center, of a name made from `name`.
+    private func bridgeWithHeldPost(_ name: String) -> (bridge: NotificationBridge, held: HeldPost) {
+        let center = NotificationCenter()
+        return (NotificationBridge(center: center), HeldPost(Notification.Name("CancelFromObserverTests.\(name)"), on: center))
+    }
+
     /// Two bridges, each posting from its own queue every millisecond, whose observers cancel
     /// each other's subscription while both posts are in progress. Each cancel used to wait for
     /// the other's post while its own post waited for it: a deadlock on the first round.
@@ -196,11 +205,8 @@ struct CancelFromObserverTests {
     /// `isActive` answers while an observer of the subscription's post is still running.
     @Test
     func isActiveAnswersWhileAPostIsInProgress() async throws {
-        let center = NotificationCenter()
-        let bridge = NotificationBridge(center: center)
-        let name = Notification.Name("CancelFromObserverTests.isActive")
-        let held = HeldPost(name, on: center)
-        let subscription = try bridge.post(name, every: .seconds(60), firstFireAfter: .zero)
+        let (bridge, held) = bridgeWithHeldPost("isActive")
+        let subscription = try bridge.post(held.name, every: .seconds(60), firstFireAfter: .zero)
         defer { subscription.cancel() }
 
         try await held.entered.waitForCount(1)
@@ -217,11 +223,8 @@ struct CancelFromObserverTests {
     /// A cancel from a thread that is not posting returns only after the post in progress ended.
     @Test
     func cancelFromAnotherThreadWaitsForThePostInProgress() async throws {
-        let center = NotificationCenter()
-        let bridge = NotificationBridge(center: center)
-        let name = Notification.Name("CancelFromObserverTests.otherThread")
-        let held = HeldPost(name, on: center)
-        let subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
+        let (bridge, held) = bridgeWithHeldPost("otherThread")
+        let subscription = try bridge.post(held.name, every: .milliseconds(1), firstFireAfter: .zero)
         try await held.entered.waitForCount(1)
 
         async let cancelReturnedAfterThePost = onThreadOfItsOwn("the cancel", timeout: .seconds(120)) {
