@@ -31,6 +31,10 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         )
     }
 
+    // On the main actor, as a 3.x screen's code ran on the main thread: the main queue, where the
+    // ready store's first call is delivered, runs nothing else until the test awaits the renders,
+    // so the listener is added before that call, as in the app.
+    @MainActor
     func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
@@ -41,6 +45,7 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         XCTAssertEqual(screen.renderedLines, ["empty basket"])
     }
 
+    @MainActor
     func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
