@@ -27,7 +27,7 @@ let package = Package(
         ),
         // Test-only: a program that makes the store's documented programming errors, run as a
         // child process by `StorePreconditionTests` (and built with `-c release` in CI).
-        .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana"], path: "Tests/PreconditionProbe"),
+        .executableTarget(name: "katana-precondition-probe", dependencies: ["Katana", "KatanaTestSupport"], path: "Tests/PreconditionProbe"),
         // Test-only: subscribes to the signals it is given, then crashes; run as a child process by
         // `FaultSignalProbeTests` (NotificationBridgeTests).
         .executableTarget(name: "notification-bridge-fault-probe", dependencies: ["NotificationBridge"], path: "Tests/BridgeFaultProbe"),
@@ -43,10 +43,10 @@ let package = Package(
         ),
         // Test-only (not a product): process-wide exclusive access to signals, shared by every
         // test target that sends signals or changes dispositions, since all run in one process.
-        .target(name: "SignalTestSupport", path: "Tests/SignalTestSupport"),
+        .target(name: "SignalTestSupport", dependencies: ["KatanaTestSupport"], path: "Tests/SignalTestSupport"),
         // Test-only (not a product): finds a test-only program built next to the tests and runs it
         // as a child process with a deadline (the probes above and the memory soak's).
-        .target(name: "TestProgramSupport", path: "Tests/TestProgramSupport"),
+        .target(name: "TestProgramSupport", dependencies: ["KatanaTestSupport"], path: "Tests/TestProgramSupport"),
         // Test-only (not a product): reads the package's markdown (sections, snippets, links) for
         // the tests that hold the README and the articles under docs/ to the code.
         .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport"),
@@ -64,7 +64,7 @@ let package = Package(
         ),
         // Test-only: the memory soak in a process of its own, run as a child process by
         // `MemorySoakTests`, so that other tests' allocations do not move its resident set.
-        .executableTarget(name: "katana-memory-soak-probe", dependencies: ["Katana"], path: "Tests/MemorySoakProbe"),
+        .executableTarget(name: "katana-memory-soak-probe", dependencies: ["Katana", "KatanaTestSupport"], path: "Tests/MemorySoakProbe"),
         .target(name: "KatanaLegacy", dependencies: ["Katana"], swiftSettings: librarySettings),
         .testTarget(
             name: "KatanaLegacyTests",

@@ -63,34 +63,34 @@ struct Applaud: LinkeableAction, LegacyStateAction {
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
-    @Test func linkedActions_areCreatedWithTheOldAndNewState_andDispatchedAfterTheirSource() throws {
+    @Test func linkedActions_areCreatedWithTheOldAndNewState_andDispatchedAfterTheirSource() async throws {
         let store = makeLinkedStore()
-        try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log.count == 3 })
+        try await store.dispatch(Score(points: 4)).settled()
+        try await store.waitUntil { store.state.log.count == 3 }
         #expect(store.state.log == ["score 4", "recorded 0->4 (+4)", "applaud"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
-    @Test func failableLinks_thatReturnNil_areSkipped() throws {
+    @Test func failableLinks_thatReturnNil_areSkipped() async throws {
         let store = makeLinkedStore()
-        try store.dispatch(Score(points: 4)).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log.count == 3 })
-        try store.dispatch(Score(points: 7)).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log.count == 7 })
+        try await store.dispatch(Score(points: 4)).settled()
+        try await store.waitUntil { store.state.log.count == 3 }
+        try await store.dispatch(Score(points: 7)).settled()
+        try await store.waitUntil { store.state.log.count == 7 }
         #expect(store.state.log == [
             "score 4", "recorded 0->4 (+4)", "applaud",
             "score 7", "recorded 4->11 (+7)", "crossed ten", "applaud",
         ])
-        try settle(store)
+        try await settle(store)
         #expect(store.state.log.filter { $0 == "crossed ten" }.count == 1)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionLinker")
-    @Test func itemsThatAreNotSources_passThroughUntouched() throws {
+    @Test func itemsThatAreNotSources_passThroughUntouched() async throws {
         let store = makeLinkedStore()
-        try store.dispatch(AppendUpdater(tag: "modern")).wait(timeout: .seconds(10))
-        try store.dispatch(AppendAction(tag: "legacy")).wait(timeout: .seconds(10))
-        try settle(store)
+        try await store.dispatch(AppendUpdater(tag: "modern")).settled()
+        try await store.dispatch(AppendAction(tag: "legacy")).settled()
+        try await settle(store)
         #expect(store.state.log == ["modern", "legacy"])
     }
 

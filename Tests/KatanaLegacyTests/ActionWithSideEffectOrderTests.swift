@@ -1,11 +1,12 @@
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// Records "update 1" when applied and "side effect 1" in its side effect.
 @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 private struct FirstActionWithSideEffect: ActionWithSideEffect, LegacyStateAction {
-    let events: Recorder<String>
+    let events: LockedList<String>
 
     func update(_ state: inout LegacyState) {
         events.append("update 1")
@@ -24,7 +25,7 @@ private struct FirstActionWithSideEffect: ActionWithSideEffect, LegacyStateActio
 /// Records "update 2" when applied.
 @available(*, deprecated, message: "Exercises the deprecated Action")
 private struct SecondAction: LegacyStateAction {
-    let events: Recorder<String>
+    let events: LockedList<String>
 
     func update(_ state: inout LegacyState) {
         events.append("update 2")
@@ -35,18 +36,18 @@ private struct SecondAction: LegacyStateAction {
 /// its update, before the next action dispatched after it.
 @Suite struct ActionWithSideEffectOrderTests {
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_runsBeforeTheNextDispatchedAction_in20Repetitions() throws {
+    @Test func sideEffect_runsBeforeTheNextDispatchedAction_in20Repetitions() async throws {
         let expected = ["update 1", "side effect 1", "update 2"]
         var wrongOrders: [[String]] = []
         for _ in 1...20 {
             let store = makeStore()
-            let events = Recorder<String>()
+            let events = LockedList<String>()
             store.dispatch(FirstActionWithSideEffect(events: events))
-            try store.dispatch(SecondAction(events: events)).wait(timeout: .seconds(5))
+            try await store.dispatch(SecondAction(events: events)).settled()
             // Let a late side effect show up, so a wrong order is reported as such rather than as a missing event.
-            _ = eventually(timeout: .milliseconds(500)) { events.values.count >= 3 }
-            if events.values != expected {
-                wrongOrders.append(events.values)
+            _ = try? await events.waitForCount(3)
+            if events.all != expected {
+                wrongOrders.append(events.all)
             }
         }
         #expect(wrongOrders == [])

@@ -1,6 +1,7 @@
 import Dispatch
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// What an `ActionWithSideEffect` saw when its side effect ran.
@@ -15,7 +16,7 @@ struct SideEffectCall: Sendable, Equatable {
 struct AddAndRecord: ActionWithSideEffect, LegacyStateAction {
     let amount: Int
     let expectedDependencies: LegacyDependencies?
-    let recorder: Recorder<SideEffectCall>
+    let recorder: LockedList<SideEffectCall>
     var follow: String?
 
     func update(_ state: inout LegacyState) {
@@ -46,7 +47,7 @@ struct AddAndRecord: ActionWithSideEffect, LegacyStateAction {
 /// Returns a state of the wrong type; its side effect must never run.
 @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
 struct WrongStateWithSideEffect: ActionWithSideEffect {
-    let recorder: Recorder<Int>
+    let recorder: LockedList<Int>
     func updatedState(currentState: State) -> State {
         ForeignState()
     }
@@ -57,79 +58,82 @@ struct WrongStateWithSideEffect: ActionWithSideEffect {
 
 @Suite struct ActionWithSideEffectTests {
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_runsOnceAfterTheUpdate_withThePreviousAndNewState() throws {
+    @Test func sideEffect_runsOnceAfterTheUpdate_withThePreviousAndNewState() async throws {
         let store = makeStore(initial: LegacyState(counter: 10))
-        let recorder = Recorder<SideEffectCall>()
-        try store.dispatch(AddAndRecord(amount: 5, expectedDependencies: store.dependencies, recorder: recorder))
-            .wait(timeout: .seconds(10))
-        #expect(eventually { !recorder.values.isEmpty })
+        let recorder = LockedList<SideEffectCall>()
+        try await store.dispatch(AddAndRecord(amount: 5, expectedDependencies: store.dependencies, recorder: recorder))
+            .settled()
+        try await recorder.waitForCount(1)
         // A second, independent side effect round trip: by the time it ran, a duplicate of the first would have too.
-        let second = Recorder<SideEffectCall>()
-        try store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: second)).wait(timeout: .seconds(10))
-        #expect(eventually { second.values.count == 1 })
-        #expect(recorder.values == [SideEffectCall(previousCounter: 10, currentCounter: 15, dependenciesMatch: true)])
-        #expect(second.values == [SideEffectCall(previousCounter: 15, currentCounter: 16, dependenciesMatch: false)])
+        let second = LockedList<SideEffectCall>()
+        try await store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: second)).settled()
+        try await second.waitForCount(1)
+        #expect(second.count == 1)
+        #expect(recorder.all == [SideEffectCall(previousCounter: 10, currentCounter: 15, dependenciesMatch: true)])
+        #expect(second.all == [SideEffectCall(previousCounter: 15, currentCounter: 16, dependenciesMatch: false)])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_seesTheStatesAroundItsOwnUpdate_evenWhenMoreUpdatesFollowAtOnce() throws {
+    @Test func sideEffect_seesTheStatesAroundItsOwnUpdate_evenWhenMoreUpdatesFollowAtOnce() async throws {
         let store = makeStore()
-        let recorder = Recorder<SideEffectCall>()
+        let recorder = LockedList<SideEffectCall>()
         store.dispatch(AddAction(amount: 100))
         store.dispatch(AddAndRecord(amount: 7, expectedDependencies: store.dependencies, recorder: recorder))
         for _ in 0..<50 {
             store.dispatch(AddAction(amount: 1))
         }
-        try settle(store)
-        #expect(eventually { recorder.values.count == 1 })
-        #expect(recorder.values.first == SideEffectCall(previousCounter: 100, currentCounter: 107, dependenciesMatch: true))
+        try await settle(store)
+        try await recorder.waitForCount(1)
+        #expect(recorder.count == 1)
+        #expect(recorder.all.first == SideEffectCall(previousCounter: 100, currentCounter: 107, dependenciesMatch: true))
         #expect(store.state.counter == 157)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_dispatch_dispatchesFurtherActionsAfterTheSource() throws {
+    @Test func sideEffect_dispatch_dispatchesFurtherActionsAfterTheSource() async throws {
         let store = makeStore()
-        let recorder = Recorder<SideEffectCall>()
-        try store.dispatch(AddAndRecord(amount: 2, expectedDependencies: nil, recorder: recorder, follow: "followed"))
-            .wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log == ["add 2", "followed"] })
+        let recorder = LockedList<SideEffectCall>()
+        try await store.dispatch(AddAndRecord(amount: 2, expectedDependencies: nil, recorder: recorder, follow: "followed"))
+            .settled()
+        try await store.waitUntil { store.state.log == ["add 2", "followed"] }
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_dispatch_goesThroughTheStoreInterceptors() throws {
-        let seen = Recorder<String>()
+    @Test func sideEffect_dispatch_goesThroughTheStoreInterceptors() async throws {
+        let seen = LockedList<String>()
         let spy: StoreInterceptor = { _ in { next in { item in
             seen.append(item.debugDescription)
             try next(item)
         } } }
         let store = makeStore(interceptors: [spy])
-        let recorder = Recorder<SideEffectCall>()
+        let recorder = LockedList<SideEffectCall>()
         store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: recorder, follow: "via interceptors"))
-        #expect(eventually { store.state.log.last == "via interceptors" })
-        #expect(seen.values.contains { $0.hasSuffix("AppendAction") })
-        #expect(seen.values.first?.hasSuffix("AddAndRecord") == true)
+        try await store.waitUntil { store.state.log.last == "via interceptors" }
+        #expect(seen.all.contains { $0.hasSuffix("AppendAction") })
+        #expect(seen.all.first?.hasSuffix("AddAndRecord") == true)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_doesNotRun_whenTheUpdateIsRejected() throws {
+    @Test func sideEffect_doesNotRun_whenTheUpdateIsRejected() async throws {
         let store = makeStore()
-        let recorder = Recorder<Int>()
-        #expect(throws: KatanaError.self) {
-            try store.dispatch(WrongStateWithSideEffect(recorder: recorder)).wait(timeout: .seconds(10))
+        let recorder = LockedList<Int>()
+        await #expect(throws: KatanaError.self) {
+            try await store.dispatch(WrongStateWithSideEffect(recorder: recorder)).settled()
         }
         // Give a wrongly scheduled side effect the chance to show up: an unrelated side effect round trip.
-        let other = Recorder<SideEffectCall>()
+        let other = LockedList<SideEffectCall>()
         store.dispatch(AddAndRecord(amount: 1, expectedDependencies: nil, recorder: other))
-        #expect(eventually { other.values.count == 1 })
-        #expect(recorder.values.isEmpty)
+        try await other.waitForCount(1)
+        #expect(other.count == 1)
+        #expect(recorder.all.isEmpty)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_dependencies_areTheStoresContainer_builtWithThe2xInitialiser() throws {
+    @Test func sideEffect_dependencies_areTheStoresContainer_builtWithThe2xInitialiser() async throws {
         let store = makeStore()
         // The container's 2.x `dispatch` reaches the store, and its `getState` reads it.
         store.dependencies.dispatch(AddAction(amount: 4))
-        #expect(eventually { store.state.counter == 4 })
+        try await store.waitUntil { store.state.counter == 4 }
         #expect((store.dependencies.getState() as? LegacyState)?.counter == 4)
     }
 }
@@ -158,10 +162,10 @@ struct AppendLater: SideEffect {
 
 @Suite struct LegacyDispatchOfModernItemsTests {
     @available(*, deprecated, message: "Exercises the deprecated ActionWithSideEffect")
-    @Test func sideEffect_dispatch_acceptsModernUpdatersAndSideEffects() throws {
+    @Test func sideEffect_dispatch_acceptsModernUpdatersAndSideEffects() async throws {
         let store = makeStore()
-        try store.dispatch(DispatchesModernItems()).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log.count == 3 })
+        try await store.dispatch(DispatchesModernItems()).settled()
+        try await store.waitUntil { store.state.log.count == 3 }
         #expect(store.state.log.first == "legacy")
         #expect(Set(store.state.log.dropFirst()) == ["modern updater", "modern side effect"])
     }

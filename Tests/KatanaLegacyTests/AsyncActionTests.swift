@@ -1,5 +1,6 @@
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// A 2.x async action: loading asks the backend (in its side effect) and dispatches completion or failure.
@@ -10,9 +11,9 @@ struct DownloadItems: AsyncAction, ActionWithSideEffect {
     var result: [String] = []
     var failure: String?
     var shouldFail = false
-    let sideEffectRuns: Recorder<String>
+    let sideEffectRuns: LockedList<String>
 
-    init(query: String, shouldFail: Bool = false, sideEffectRuns: Recorder<String>) {
+    init(query: String, shouldFail: Bool = false, sideEffectRuns: LockedList<String>) {
         self.query = query
         self.shouldFail = shouldFail
         self.sideEffectRuns = sideEffectRuns
@@ -79,63 +80,63 @@ struct Toggle: AsyncAction {
 
 @Suite struct AsyncActionTests {
     @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
-    @Test func asyncAction_loadingRunsTheSideEffect_whichDispatchesProgressAndCompletion() throws {
+    @Test func asyncAction_loadingRunsTheSideEffect_whichDispatchesProgressAndCompletion() async throws {
         let store = makeStore()
-        let runs = Recorder<String>()
-        let progress = Recorder<Double>()
+        let runs = LockedList<String>()
+        let progress = LockedList<Double>()
         store.addListener { old, new in
             if old.download.progress != new.download.progress { progress.append(new.download.progress) }
         }
-        try store.dispatch(DownloadItems(query: "al", sideEffectRuns: runs)).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.download.status == "completed al" })
+        try await store.dispatch(DownloadItems(query: "al", sideEffectRuns: runs)).settled()
+        try await store.waitUntil { store.state.download.status == "completed al" }
         #expect(store.state.download.items == ["alpha"])
-        #expect(eventually { progress.values == [0.5, 1] })
+        try await progress.waitUntil { $0 == [0.5, 1] }
         // Only the loading dispatch ran the side effect; progress and completed did not.
-        try settle(store)
-        #expect(runs.values == ["loading"])
+        try await settle(store)
+        #expect(runs.all == ["loading"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
-    @Test func asyncAction_failure_usesTheFailedUpdate() throws {
+    @Test func asyncAction_failure_usesTheFailedUpdate() async throws {
         let store = makeStore()
-        let runs = Recorder<String>()
+        let runs = LockedList<String>()
         store.dispatch(DownloadItems(query: "x", shouldFail: true, sideEffectRuns: runs))
-        #expect(eventually { store.state.download.status == "failed x" })
+        try await store.waitUntil { store.state.download.status == "failed x" }
         #expect(store.state.download.error == "backend unavailable")
-        #expect(runs.values == ["loading"])
+        #expect(runs.all == ["loading"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
-    @Test func asyncAction_sideEffectRunsOnlyWhenDispatchedInTheLoadingState() throws {
+    @Test func asyncAction_sideEffectRunsOnlyWhenDispatchedInTheLoadingState() async throws {
         let store = makeStore()
-        let runs = Recorder<String>()
+        let runs = LockedList<String>()
         let loading = DownloadItems(query: "zzz", sideEffectRuns: runs)
         // Dispatch the non-loading phases directly: none of them may run the side effect.
-        try store.dispatch(loading.progressAction(percentage: 0.25)).wait(timeout: .seconds(10))
-        try store.dispatch(loading.completedAction()).wait(timeout: .seconds(10))
-        try store.dispatch(loading.failedAction()).wait(timeout: .seconds(10))
+        try await store.dispatch(loading.progressAction(percentage: 0.25)).settled()
+        try await store.dispatch(loading.completedAction()).settled()
+        try await store.dispatch(loading.failedAction()).settled()
         #expect(store.state.download.status == "failed zzz")
         // Then the loading phase: exactly one run (its own completion is dispatched by it).
-        try store.dispatch(loading).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.download.status == "completed zzz" })
-        try settle(store)
-        #expect(runs.values == ["loading"])
+        try await store.dispatch(loading).settled()
+        try await store.waitUntil { store.state.download.status == "completed zzz" }
+        try await settle(store)
+        #expect(runs.all == ["loading"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
-    @Test func asyncAction_eachStateUsesItsOwnUpdate_andProgressDefaultsToNoChange() throws {
+    @Test func asyncAction_eachStateUsesItsOwnUpdate_andProgressDefaultsToNoChange() async throws {
         let store = makeStore()
         let toggle = Toggle()
-        try store.dispatch(toggle).wait(timeout: .seconds(10))
-        try store.dispatch(toggle.progressAction(percentage: 0.3)).wait(timeout: .seconds(10))
-        try store.dispatch(toggle.completedAction()).wait(timeout: .seconds(10))
-        try store.dispatch(toggle.failedAction()).wait(timeout: .seconds(10))
+        try await store.dispatch(toggle).settled()
+        try await store.dispatch(toggle.progressAction(percentage: 0.3)).settled()
+        try await store.dispatch(toggle.completedAction()).settled()
+        try await store.dispatch(toggle.failedAction()).settled()
         #expect(store.state.log == ["loading", "completed", "failed"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated AsyncAction")
     @Test func asyncAction_derivedActions_keepTheLoadingPayload_andChangeOnlyTheState() {
-        let runs = Recorder<String>()
+        let runs = LockedList<String>()
         let loading = DownloadItems(query: "be", sideEffectRuns: runs)
         let completed = loading.completedAction { $0.result = ["beta"] }
         #expect(completed.state == .completed)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 // Katana 3.x's `AnySideEffectContext.awaitDispatch(_:)`: dispatch from a side effect and block until
@@ -64,9 +65,9 @@ private struct AwaitInInterceptor: StateUpdater {
     private let timeout: Duration = .seconds(10)
 
     @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
-    @Test func awaitDispatch_ofUpdaters_returnsOnceTheirStateIsStored() throws {
+    @Test func awaitDispatch_ofUpdaters_returnsOnceTheirStateIsStored() async throws {
         let store = makeStore()
-        let counter = try store.dispatch(AwaitAddThenRead(amount: 3)).wait(timeout: timeout)
+        let counter = try await store.dispatch(AwaitAddThenRead(amount: 3)).settled()
         #expect(counter == 3)
         #expect(store.state.log == ["after 3"])
     }
@@ -81,52 +82,52 @@ private struct AwaitInInterceptor: StateUpdater {
             let returned: Int = try context.awaitDispatch(Answer(value: 4))
             let awaited: Int = try context.awaitDispatch(AsyncAnswer(value: 5), timeout: .seconds(10))
             return [returned, awaited]
-        }).timeout(timeout: 10).value
+        }).settled()
         #expect(values == [4, 5])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
-    @Test func awaitDispatch_ofAFailingSideEffect_throwsItsError() throws {
+    @Test func awaitDispatch_ofAFailingSideEffect_throwsItsError() async throws {
         let store = makeStore()
-        let reached = Recorder<String>()
+        let reached = LockedList<String>()
         let outer = store.dispatch(Run { context -> Int in
             let value = try context.awaitDispatch(Answer(value: -7))
             reached.append("after the failure")
             return value
         })
-        #expect(throws: TestError(code: -7)) { try outer.wait(timeout: timeout) }
-        #expect(reached.values.isEmpty)
+        await #expect(throws: TestError(code: -7)) { try await outer.settled() }
+        #expect(reached.all.isEmpty)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
-    @Test func awaitDispatch_ofAnExistentialItem_handlesItAndThrowsItsError() throws {
+    @Test func awaitDispatch_ofAnExistentialItem_handlesItAndThrowsItsError() async throws {
         let store = makeStore()
         let items: [any Dispatchable] = [AppendAction(tag: "legacy"), AppendUpdater(tag: "modern"), Answer(value: 1)]
-        try store.dispatch(Run { context in
+        try await store.dispatch(Run { context in
             for item in items {
                 try context.awaitDispatch(item)
             }
-        }).wait(timeout: timeout)
+        }).settled()
         #expect(store.state.log == ["legacy", "modern"])
 
         let failing: any Dispatchable = Answer(value: -2)
         let outer = store.dispatch(Run { context in try context.awaitDispatch(failing) })
-        #expect(throws: TestError(code: -2)) { try outer.wait(timeout: timeout) }
+        await #expect(throws: TestError(code: -2)) { try await outer.settled() }
     }
 
     @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
-    @Test func awaitDispatch_pastItsDeadline_throwsWaitTimedOut() throws {
+    @Test func awaitDispatch_pastItsDeadline_throwsWaitTimedOut() async throws {
         let store = makeStore()
         let gate = DispatchSemaphore(value: 0)
         defer { gate.signal() }
         let outer = store.dispatch(Run { context in
             try context.awaitDispatch(Held(gate: gate), timeout: .milliseconds(50))
         })
-        #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(50))) { try outer.wait(timeout: timeout) }
+        await #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(50))) { try await outer.settled() }
     }
 
     @available(*, deprecated, message: "Exercises the deprecated awaitDispatch")
-    @Test func awaitDispatch_onTheStoresQueue_throwsWaitOnStoreQueueAtOnce() throws {
+    @Test func awaitDispatch_onTheStoresQueue_throwsWaitOnStoreQueueAtOnce() async throws {
         let awaiting: StoreInterceptor = { context in { next in { item in
             if item is AwaitInInterceptor {
                 try context.awaitDispatch(AddAction(amount: 1), timeout: .seconds(60))
@@ -134,12 +135,11 @@ private struct AwaitInInterceptor: StateUpdater {
             try next(item)
         } } }
         let store = makeStore(interceptors: [awaiting])
-        let started = ContinuousClock.now
         let promise = store.dispatch(AwaitInInterceptor())
-        #expect(throws: KatanaError.waitOnStoreQueue) { try promise.wait(timeout: timeout) }
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // At once: a wait would have ended with `waitTimedOut` at its 60 s deadline instead.
+        await #expect(throws: KatanaError.waitOnStoreQueue) { try await promise.settled() }
         // The item was dispatched before the wait refused; it is handled after the interceptor.
-        try settle(store)
+        try await settle(store)
         #expect(store.state.counter == 1)
     }
 }

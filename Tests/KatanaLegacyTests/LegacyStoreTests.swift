@@ -1,72 +1,76 @@
 import Dispatch
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 @Suite struct LegacyStoreTests {
     @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
-    @Test func legacyInitialiser_installsTheMiddlewareInOrder_andBuildsThe2xDependencies() throws {
-        let recorder = Recorder<String>()
+    @Test func legacyInitialiser_installsTheMiddlewareInOrder_andBuildsThe2xDependencies() async throws {
+        let recorder = LockedList<String>()
         let store = Store<LegacyState, LegacyDependencies>(
             middleware: [tracing("one", into: recorder), tracing("two", into: recorder)],
             dependencies: LegacyDependencies.self,
             configuration: testConfiguration()
         )
         #expect(store.isReady)
-        try store.dispatch(AddAction(amount: 2)).wait(timeout: .seconds(10))
-        #expect(recorder.values == ["one: AddAction", "two: AddAction"])
+        try await store.dispatch(AddAction(amount: 2)).settled()
+        #expect(recorder.all == ["one: AddAction", "two: AddAction"])
         #expect(store.state.counter == 2)
         #expect(store.dependencies.backend.items == ["alpha", "beta"])
         // The container's 2.x dispatch goes through the middleware too.
         store.dependencies.dispatch(AppendAction(tag: "from dependencies"))
-        #expect(eventually { store.state.log == ["from dependencies"] })
-        #expect(recorder.values.suffix(2) == ["one: AppendAction", "two: AppendAction"])
+        try await store.waitUntil { store.state.log == ["from dependencies"] }
+        #expect(recorder.all.suffix(2) == ["one: AppendAction", "two: AppendAction"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
-    @Test func legacyInitialiser_acceptsAStateInitializer() throws {
+    @Test func legacyInitialiser_acceptsAStateInitializer() async throws {
         let store = Store<LegacyState, LegacyDependencies>(
             middleware: [],
             dependencies: LegacyDependencies.self,
             stateInitializer: { LegacyState(counter: 41) },
             configuration: testConfiguration()
         )
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddAction(amount: 1)).settled()
         #expect(store.state.counter == 42)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
-    @Test func legacyInitialiser_worksWithTheEmptyContainer() throws {
+    @Test func legacyInitialiser_worksWithTheEmptyContainer() async throws {
         let store = Store<LegacyState, EmptySideEffectDependencyContainer>(
             middleware: [], dependencies: EmptySideEffectDependencyContainer.self
         )
-        try store.dispatch(AddAction(amount: 3)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddAction(amount: 3)).settled()
         #expect(store.state.counter == 3)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
-    @Test func zeroArgumentListener_isCalledAfterEveryUpdate_untilRemoved() throws {
+    @Test func zeroArgumentListener_isCalledAfterEveryUpdate_untilRemoved() async throws {
         let store = makeStore()
-        let seen = Recorder<Int>()
+        let seen = LockedList<Int>()
         let unsubscribe = store.addListener { seen.append(store.state.counter) }
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        #expect(eventually { seen.values.count == 1 })
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        #expect(eventually { seen.values.count == 2 })
+        try await store.dispatch(AddAction(amount: 1)).settled()
+        try await seen.waitForCount(1)
+        #expect(seen.count == 1)
+        try await store.dispatch(AddAction(amount: 1)).settled()
+        try await seen.waitForCount(2)
+        #expect(seen.count == 2)
         unsubscribe()
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddAction(amount: 1)).settled()
         // A listener call already scheduled could still land; wait for the listener queue to be idle.
-        let probe = Recorder<Int>()
+        let probe = LockedList<Int>()
         store.addListener { probe.append(1) }
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        #expect(eventually { probe.values.count == 1 })
-        #expect(seen.values.count == 2)
-        #expect(seen.values.last ?? 0 >= 2)
+        try await store.dispatch(AddAction(amount: 1)).settled()
+        try await probe.waitForCount(1)
+        #expect(probe.count == 1)
+        #expect(seen.all.count == 2)
+        #expect(seen.all.last ?? 0 >= 2)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated 2.x store API")
     @Test func legacyContainer_providesTheCoreInitialiser() throws {
-        let dispatched = Recorder<String>()
+        let dispatched = LockedList<String>()
         let container = LegacyDependencies(
             dispatch: { item in
                 dispatched.append(item.debugDescription)
@@ -75,7 +79,7 @@ import Testing
             getState: { LegacyState(counter: 8) }
         )
         container.dispatch(AppendAction(tag: "t"))
-        #expect(dispatched.values == [String(reflecting: AppendAction.self)])
+        #expect(dispatched.all == [String(reflecting: AppendAction.self)])
         #expect((container.getState() as? LegacyState)?.counter == 8)
     }
 }

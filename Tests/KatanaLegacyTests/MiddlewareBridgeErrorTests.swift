@@ -1,5 +1,6 @@
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// A 2.x middleware that passes every item on.
@@ -43,42 +44,37 @@ private struct RunBody: SideEffect {
 /// the item on, now that the middleware is joined to the chain once per store.
 @Suite struct MiddlewareBridgeErrorTests {
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func aLaterInterceptorsError_rejectsTheItem_throughTenBridgedMiddleware() throws {
+    @Test func aLaterInterceptorsError_rejectsTheItem_throughTenBridgedMiddleware() async throws {
         let bridged = [StoreInterceptor](repeating: middlewareToInterceptor(passThroughMiddleware), count: 5)
         let modern: StoreInterceptor = { _ in { next in { item in try next(item) } } }
         let store = makeStore(
             interceptors: bridged + [modern] + bridged + [rejecting(with: TestError(code: 21)) { $0 is AddAction }]
         )
-        #expect(throws: TestError(code: 21)) {
-            try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        }
-        #expect(store.state.counter == 0)
-        try store.dispatch(AppendAction(tag: "fine")).wait(timeout: .seconds(10))
-        #expect(store.state.log == ["fine"])
+        try await expectAddRejected(with: TestError(code: 21), by: store)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func anItemAfterARejectedOne_succeeds() throws {
+    @Test func anItemAfterARejectedOne_succeeds() async throws {
         let store = makeStore(interceptors: [
             middlewareToInterceptor(passThroughMiddleware),
             middlewareToInterceptor(passThroughMiddleware),
             rejecting(with: TestError(code: 22)) { ($0 as? AppendAction)?.tag == "A" },
         ])
         for round in 0 ..< 3 {
-            #expect(throws: TestError(code: 22)) {
-                try store.dispatch(AppendAction(tag: "A")).wait(timeout: .seconds(10))
+            await #expect(throws: TestError(code: 22)) {
+                try await store.dispatch(AppendAction(tag: "A")).settled()
             }
-            try store.dispatch(AppendAction(tag: "B\(round)")).wait(timeout: .seconds(10))
+            try await store.dispatch(AppendAction(tag: "B\(round)")).settled()
         }
         #expect(store.state.log == ["B0", "B1", "B2"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func aNestedRunsError_staysInTheNestedRun() throws {
+    @Test func aNestedRunsError_staysInTheNestedRun() async throws {
         // Inside the outer middleware's run, on the same thread, a bridged middleware runs by hand
         // with a `next` that throws: once before the outer item is passed on, once after the outer
         // `next` has thrown. Each run must see its own error only.
-        let nestedErrors = Recorder<TestError>()
+        let nestedErrors = LockedList<TestError>()
         let runNested: @Sendable (Int) -> Void = { code in
             let nested = middlewareToInterceptor(passThroughMiddleware)(DetachedContext())({ _ in throw TestError(code: code) })
             do {
@@ -103,18 +99,18 @@ private struct RunBody: SideEffect {
             rejecting(with: TestError(code: 33)) { $0 is AddAction },
         ])
         // The nested errors do not reach an outer item that passes on fine...
-        try store.dispatch(AppendAction(tag: "outer")).wait(timeout: .seconds(10))
+        try await store.dispatch(AppendAction(tag: "outer")).settled()
         #expect(store.state.log == ["outer"])
         // ...nor replace (or clear) the error of one whose `next` throws.
-        #expect(throws: TestError(code: 33)) {
-            try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+        await #expect(throws: TestError(code: 33)) {
+            try await store.dispatch(AddAction(amount: 1)).settled()
         }
         #expect(store.state.counter == 0)
-        #expect(nestedErrors.values.map(\.code) == [31, 32, 31, 32])
+        #expect(nestedErrors.all.map(\.code) == [31, 32, 31, 32])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func aNestedDispatchsError_doesNotLeakIntoTheOuterItem() throws {
+    @Test func aNestedDispatchsError_doesNotLeakIntoTheOuterItem() async throws {
         // The inner store's middleware passes its item to an interceptor that rejects it; the outer
         // middleware dispatches to the inner store and waits, from a side-effect worker, so the inner
         // item is usually handled on that same thread, inside the outer run.
@@ -122,7 +118,7 @@ private struct RunBody: SideEffect {
             middlewareToInterceptor(passThroughMiddleware),
             rejecting(with: TestError(code: 41)) { $0 is AddAction },
         ])
-        let innerOutcomes = Recorder<String>()
+        let innerOutcomes = LockedList<String>()
         let outer: StoreMiddleware = { _, _ in
             { next in
                 { item in
@@ -139,18 +135,18 @@ private struct RunBody: SideEffect {
             }
         }
         let store = makeStore(interceptors: [middlewareToInterceptor(outer)])
-        let ran = Recorder<String>()
-        try store.dispatch(RunBody { ran.append("ran") }).wait(timeout: .seconds(10))
-        #expect(ran.values == ["ran"])
-        #expect(innerOutcomes.values == ["\(TestError(code: 41))"])
+        let ran = LockedList<String>()
+        try await store.dispatch(RunBody { ran.append("ran") }).settled()
+        #expect(ran.all == ["ran"])
+        #expect(innerOutcomes.all == ["\(TestError(code: 41))"])
         #expect(inner.state.counter == 0)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func theMiddlewaresMiddleClosure_isCalledOncePerStore() throws {
-        let outerCalls = Recorder<Int>()
-        let middleCalls = Recorder<Int>()
-        let items = Recorder<String>()
+    @Test func theMiddlewaresMiddleClosure_isCalledOncePerStore() async throws {
+        let outerCalls = LockedList<Int>()
+        let middleCalls = LockedList<Int>()
+        let items = LockedList<String>()
         let counting: StoreMiddleware = { _, _ in
             outerCalls.append(1)
             return { next in
@@ -163,11 +159,11 @@ private struct RunBody: SideEffect {
         }
         let store = makeStore(interceptors: [middlewareToInterceptor(counting)])
         for _ in 0 ..< 5 {
-            try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
+            try await store.dispatch(AddAction(amount: 1)).settled()
         }
         #expect(store.state.counter == 5)
-        #expect(items.values.count == 5)
-        #expect(outerCalls.values.count == 1)
-        #expect(middleCalls.values.count == 1)
+        #expect(items.all.count == 5)
+        #expect(outerCalls.all.count == 1)
+        #expect(middleCalls.all.count == 1)
     }
 }

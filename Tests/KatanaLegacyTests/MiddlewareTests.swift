@@ -1,10 +1,11 @@
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// A middleware that records `name: <item>` and passes the item on.
 @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-func tracing(_ name: String, into recorder: Recorder<String>) -> StoreMiddleware {
+func tracing(_ name: String, into recorder: LockedList<String>) -> StoreMiddleware {
     { _, _ in
         { next in
             { item in
@@ -26,8 +27,8 @@ struct NoteSideEffect: SideEffect {
 
 @Suite struct MiddlewareTests {
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_runInTheOrderGiven_mixedWithModernInterceptors() throws {
-        let recorder = Recorder<String>()
+    @Test func middleware_runInTheOrderGiven_mixedWithModernInterceptors() async throws {
+        let recorder = LockedList<String>()
         let modern: StoreInterceptor = { _ in { next in { item in
             recorder.append("modern: \(String(describing: type(of: item)))")
             try next(item)
@@ -37,9 +38,9 @@ struct NoteSideEffect: SideEffect {
             modern,
             middlewareToInterceptor(tracing("second", into: recorder)),
         ])
-        try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        try store.dispatch(AppendUpdater(tag: "x")).wait(timeout: .seconds(10))
-        #expect(recorder.values == [
+        try await store.dispatch(AddAction(amount: 1)).settled()
+        try await store.dispatch(AppendUpdater(tag: "x")).settled()
+        #expect(recorder.all == [
             "first: AddAction", "modern: AddAction", "second: AddAction",
             "first: AppendUpdater", "modern: AppendUpdater", "second: AppendUpdater",
         ])
@@ -47,7 +48,7 @@ struct NoteSideEffect: SideEffect {
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_thatDoesNotCallNext_blocksTheItem() throws {
+    @Test func middleware_thatDoesNotCallNext_blocksTheItem() async throws {
         let blockAdds: StoreMiddleware = { _, _ in
             { next in
                 { item in
@@ -58,18 +59,18 @@ struct NoteSideEffect: SideEffect {
         }
         let store = makeStore(interceptors: [middlewareToInterceptor(blockAdds)])
         // A blocked updater resolves with the state unchanged; a blocked side effect is rejected.
-        try store.dispatch(AddAction(amount: 5)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddAction(amount: 5)).settled()
         #expect(store.state.counter == 0)
-        #expect(throws: KatanaError.blockedByInterceptor(item: String(reflecting: NoteSideEffect.self))) {
-            try store.dispatch(NoteSideEffect()).wait(timeout: .seconds(10))
+        await #expect(throws: KatanaError.blockedByInterceptor(item: String(reflecting: NoteSideEffect.self))) {
+            try await store.dispatch(NoteSideEffect()).settled()
         }
-        try store.dispatch(AppendAction(tag: "allowed")).wait(timeout: .seconds(10))
-        try settle(store)
+        try await store.dispatch(AppendAction(tag: "allowed")).settled()
+        try await settle(store)
         #expect(store.state.log == ["allowed"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_thatCallsNextWithAnotherItem_replacesIt() throws {
+    @Test func middleware_thatCallsNextWithAnotherItem_replacesIt() async throws {
         let doubleAdds: StoreMiddleware = { _, _ in
             { next in
                 { item in
@@ -82,14 +83,14 @@ struct NoteSideEffect: SideEffect {
             }
         }
         let store = makeStore(interceptors: [middlewareToInterceptor(doubleAdds)])
-        try store.dispatch(AddAction(amount: 3)).wait(timeout: .seconds(10))
+        try await store.dispatch(AddAction(amount: 3)).settled()
         #expect(store.state.counter == 0)
         #expect(store.state.log == ["replaced 3"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_getsTheStateAndADispatch() throws {
-        let recorder = Recorder<Int>()
+    @Test func middleware_getsTheStateAndADispatch() async throws {
+        let recorder = LockedList<Int>()
         // After every AddAction, reads the counter and dispatches a log line.
         let audit: StoreMiddleware = { getState, dispatch in
             { next in
@@ -102,33 +103,28 @@ struct NoteSideEffect: SideEffect {
             }
         }
         let store = makeStore(interceptors: [middlewareToInterceptor(audit)])
-        try store.dispatch(AddAction(amount: 2)).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log == ["audited 2"] })
-        #expect(recorder.values == [2])
+        try await store.dispatch(AddAction(amount: 2)).settled()
+        try await store.waitUntil { store.state.log == ["audited 2"] }
+        #expect(recorder.all == [2])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_passesOnTheErrorOfALaterInterceptor() throws {
-        let recorder = Recorder<String>()
+    @Test func middleware_passesOnTheErrorOfALaterInterceptor() async throws {
+        let recorder = LockedList<String>()
         let rejecting: StoreInterceptor = { _ in { next in { item in
             if item is AddAction { throw TestError(code: 7) }
             try next(item)
         } } }
         let store = makeStore(interceptors: [middlewareToInterceptor(tracing("m", into: recorder)), rejecting])
-        #expect(throws: TestError(code: 7)) {
-            try store.dispatch(AddAction(amount: 1)).wait(timeout: .seconds(10))
-        }
-        #expect(store.state.counter == 0)
-        try store.dispatch(AppendAction(tag: "fine")).wait(timeout: .seconds(10))
-        #expect(store.state.log == ["fine"])
+        try await expectAddRejected(with: TestError(code: 7), by: store)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated StoreMiddleware")
-    @Test func middleware_seesModernSideEffectsToo() throws {
-        let recorder = Recorder<String>()
+    @Test func middleware_seesModernSideEffectsToo() async throws {
+        let recorder = LockedList<String>()
         let store = makeStore(interceptors: [middlewareToInterceptor(tracing("m", into: recorder))])
-        try store.dispatch(NoteSideEffect()).wait(timeout: .seconds(10))
-        #expect(eventually { store.state.log == ["side effect ran"] })
-        #expect(recorder.values.prefix(2) == ["m: NoteSideEffect", "m: AppendUpdater"])
+        try await store.dispatch(NoteSideEffect()).settled()
+        try await store.waitUntil { store.state.log == ["side effect ran"] }
+        #expect(recorder.all.prefix(2) == ["m: NoteSideEffect", "m: AppendUpdater"])
     }
 }

@@ -37,27 +37,27 @@ import Testing
         }
     }
 
-    @Test func builder_includesOnlyTheRulesOfTakenBranches_everyLoopIteration_andNonNilOptionalRules() throws {
+    @Test func builder_includesOnlyTheRulesOfTakenBranches_everyLoopIteration_andNonNilOptionalRules() async throws {
         let store = makeStore([
             interceptor(enabled: true, suffix: "x", mode: .verbose, repeats: 3, optionalRule: OnStart { Append("optional rule") }),
         ])
-        try store.appendAndWait("user")
+        try await store.appendAndWait("user")
 
         #expect(store.state.log == [
             "plain", "if enabled", "if let x", "then branch", "switch verbose", "for 0", "for 1", "for 2", "optional rule", "user",
         ])
     }
 
-    @Test func builder_leavesOutFailedConditions_nilIfLet_emptyLoops_andNilOptionalRules() throws {
+    @Test func builder_leavesOutFailedConditions_nilIfLet_emptyLoops_andNilOptionalRules() async throws {
         let store = makeStore([
             interceptor(enabled: false, suffix: nil, mode: .quiet, repeats: 0, optionalRule: nil),
         ])
-        try store.appendAndWait("user")
+        try await store.appendAndWait("user")
 
         #expect(store.state.log == ["plain", "if disabled", "else branch", "switch quiet", "user"])
     }
 
-    @Test func observerRules_keepTheirName_andNestedGroupsFlattenIntoTheirRules() throws {
+    @Test func observerRules_keepTheirName_andNestedGroupsFlattenIntoTheirRules() async throws {
         let inner = ObserverRules("inner") {
             OnStart { Append("inner start") }
             OnDispatch(Bump.self) { bump in Append("inner saw bump \(bump.tag)") }
@@ -78,16 +78,16 @@ import Testing
                 outer
             },
         ])
-        try store.dispatch(Bump(tag: "b")).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("inner saw bump b"))
-        #expect(store.waitForEntry("outer level info->debug"))
+        try await store.dispatch(Bump(tag: "b")).settled()
+        try await store.dispatch(SetLevel("debug")).settled()
+        try await store.waitForEntry("inner saw bump b")
+        try await store.waitForEntry("outer level info->debug")
 
         #expect(Array(store.state.log.prefix(3)) == ["top start", "outer start", "inner start"])
         #expect(store.state.log.count == 5)
     }
 
-    @Test func oneGroupValue_usedByTwoStoresAtOnce_eachStoreReactsIndependently() throws {
+    @Test func oneGroupValue_usedByTwoStoresAtOnce_eachStoreReactsIndependently() async throws {
         let center = NotificationCenter()
         let shared = ObserverRules("shared") {
             OnStart { Append("started") }
@@ -105,12 +105,12 @@ import Testing
             }
         }
         center.post(name: .obsPing, object: nil)
-        #expect(first.waitForEntry("count 2->3"))
-        #expect(second.waitForEntry("count 0->1"))
-        #expect(first.waitForEntry("pinged"))
-        #expect(second.waitForEntry("pinged"))
-        try first.appendAndWait("sentinel")
-        try second.appendAndWait("sentinel")
+        try await first.waitForEntry("count 2->3")
+        try await second.waitForEntry("count 0->1")
+        try await first.waitForEntry("pinged")
+        try await second.waitForEntry("pinged")
+        try await first.appendAndWait("sentinel")
+        try await second.appendAndWait("sentinel")
 
         #expect(first.state.count == 3)
         #expect(second.state.count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// The declarative rule values, each in its types form (Katana style) and its closure form.
@@ -14,47 +15,44 @@ import Testing
 
     // MARK: OnStart
 
-    @Test func onStart_typesForm_dispatchesEachTypeInOrder_skippingNilInitialisers() throws {
+    @Test func onStart_typesForm_dispatchesEachTypeInOrder_skippingNilInitialisers() async throws {
         let store = observe {
             OnStart(StartFirst.self, DeclinesAtStart.self, StartSecond.self)
         }
-        try store.appendAndWait("user")
+        try await store.appendAndWait("user")
 
         #expect(store.state.log == ["start first", "start second", "user"])
     }
 
-    @Test func onStart_closureForm_dispatchesWhatTheClosureReturns_andNothingForNil() throws {
-        let calls = Shared(0)
+    @Test func onStart_closureForm_dispatchesWhatTheClosureReturns_andNothingForNil() async throws {
+        let calls = LockedValue(0)
         let store = observe {
             OnStart {
-                calls.mutate { $0 += 1 }
+                calls.withLock { $0 += 1 }
                 return nil
             }
             OnStart { Append("closure start") }
         }
-        try store.appendAndWait("user")
+        try await store.appendAndWait("user")
 
         #expect(store.state.log == ["closure start", "user"])
-        #expect(calls.get() == 1)
+        #expect(calls.value == 1)
     }
 
     // MARK: OnStateChange
 
-    @Test func onStateChange_whenForm_dispatchesTheTypesWhenTheConditionHolds() throws {
+    @Test func onStateChange_whenForm_dispatchesTheTypesWhenTheConditionHolds() async throws {
         let store = observe {
             OnStateChange(when: { (old: ObsState, new: ObsState) in old.count != new.count }, dispatch: CountChanged.self, EvenCountOnly.self)
         }
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        try store.appendAndWait("unrelated entry")
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("even 2"))
-        #expect(store.waitForEntry("count 1->2"))
+        try await store.bumpTwiceAroundOtherChanges()
+        try await store.waitForEntry("even 2")
 
         #expect(store.entries("count") == ["count 0->1", "count 1->2"])
         #expect(store.entries("even") == ["even 2"])
     }
 
-    @Test func onStateChange_closureForm_receivesOldAndNewState_andIgnoresSideEffects() throws {
+    @Test func onStateChange_closureForm_receivesOldAndNewState_andIgnoresSideEffects() async throws {
         let store = observe {
             OnStateChange { (old: ObsState, new: ObsState) -> (any Dispatchable)? in
                 let last = new.log.last ?? "nothing"
@@ -63,13 +61,13 @@ import Testing
             }
         }
         // Had the side effect fired the rule, it would have produced "changed 0->0 by nothing".
-        try store.dispatch(DoNothing()).wait(timeout: testTimeout)
-        try store.dispatch(AppendViaSideEffect(entry: "from effect")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("changed 0->1 by from effect"))
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
+        try await store.dispatch(DoNothing()).settled()
+        try await store.dispatch(AppendViaSideEffect(entry: "from effect")).settled()
+        try await store.waitForEntry("changed 0->1 by from effect")
+        try await store.dispatch(Bump()).settled()
         // Sentinel: its own change fires the rule after anything earlier could have.
-        try store.appendAndWait("sentinel")
-        #expect(eventually { store.state.log.last?.hasSuffix("by sentinel") == true })
+        try await store.appendAndWait("sentinel")
+        try await store.waitUntil("the rule to see the sentinel") { store.state.log.last?.hasSuffix("by sentinel") == true }
 
         // The side effects changed nothing themselves; `Bump` changed the state but left the log's
         // last entry a "changed" one, for which the closure returns nil.
@@ -78,92 +76,88 @@ import Testing
 
     // MARK: OnChange
 
-    @Test func onChange_closureForm_receivesOldAndNewValue_andFiresOnlyWhenTheValueChanges() throws {
+    @Test func onChange_closureForm_receivesOldAndNewValue_andFiresOnlyWhenTheValueChanges() async throws {
         let store = observe {
             OnChange(of: \ObsState.level) { old, new in Append("level \(old)->\(new)") }
         }
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        try store.dispatch(Bump()).wait(timeout: testTimeout)               // another field
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)    // the same value
-        try store.dispatch(DoNothing()).wait(timeout: testTimeout)          // a side effect
-        try store.dispatch(SetLevel("warn")).wait(timeout: testTimeout)     // sentinel: a real change
-        #expect(store.waitForEntry("level debug->warn"))
+        try await store.dispatch(SetLevel("debug")).settled()
+        try await store.dispatch(Bump()).settled()               // another field
+        try await store.dispatch(SetLevel("debug")).settled()    // the same value
+        try await store.dispatch(DoNothing()).settled()          // a side effect
+        try await store.dispatch(SetLevel("warn")).settled()     // sentinel: a real change
+        try await store.waitForEntry("level debug->warn")
 
         #expect(store.entries("level") == ["level info->debug", "level debug->warn"])
     }
 
-    @Test func onChange_closureReturningNil_dispatchesNothing() throws {
+    @Test func onChange_closureReturningNil_dispatchesNothing() async throws {
         let store = observe {
             OnChange(of: \ObsState.level) { _, new in new == "quiet" ? nil : Append("level now \(new)") }
         }
-        try store.dispatch(SetLevel("quiet")).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("loud")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("level now loud"))
+        try await store.dispatch(SetLevel("quiet")).settled()
+        try await store.dispatch(SetLevel("loud")).settled()
+        try await store.waitForEntry("level now loud")
 
         #expect(store.entries("level") == ["level now loud"])
     }
 
-    @Test func onChange_typesForm_dispatchesWithTheWholeStatesOnlyWhenTheValueChanges() throws {
+    @Test func onChange_typesForm_dispatchesWithTheWholeStatesOnlyWhenTheValueChanges() async throws {
         let store = observe {
             OnChange(of: \ObsState.count, dispatch: CountChanged.self, EvenCountOnly.self)
         }
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        try store.appendAndWait("unrelated entry")
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("count 1->2"))
-        #expect(store.waitForEntry("even 2"))
+        try await store.bumpTwiceAroundOtherChanges(changingTheLevel: true)
+        try await store.waitForEntry("even 2")
 
         #expect(store.entries("count") == ["count 0->1", "count 1->2"])
         #expect(store.entries("even") == ["even 2"])
     }
 
-    @Test func onChange_ofAnOptionalValue_firesForChangesToAndFromNil_butNotForTheSameValue() throws {
+    @Test func onChange_ofAnOptionalValue_firesForChangesToAndFromNil_butNotForTheSameValue() async throws {
         let store = observe {
             OnChange(of: \ObsState.nickname) { old, new in Append("nickname \(old ?? "nil")->\(new ?? "nil")") }
         }
-        try store.dispatch(SetNickname("ann")).wait(timeout: testTimeout)
-        try store.dispatch(SetNickname("ann")).wait(timeout: testTimeout)
-        try store.dispatch(SetNickname(nil)).wait(timeout: testTimeout)
-        try store.dispatch(SetNickname("bob")).wait(timeout: testTimeout)
-        try store.dispatch(SetNickname("bo")).wait(timeout: testTimeout)   // sentinel
-        #expect(store.waitForEntry("nickname bob->bo"))
+        try await store.dispatch(SetNickname("ann")).settled()
+        try await store.dispatch(SetNickname("ann")).settled()
+        try await store.dispatch(SetNickname(nil)).settled()
+        try await store.dispatch(SetNickname("bob")).settled()
+        try await store.dispatch(SetNickname("bo")).settled()   // sentinel
+        try await store.waitForEntry("nickname bob->bo")
 
         #expect(store.entries("nickname") == ["nickname nil->ann", "nickname ann->nil", "nickname nil->bob", "nickname bob->bo"])
     }
 
     // MARK: OnDispatch
 
-    @Test func onDispatch_closureForm_receivesTheTypedItem_forTheExactTypeOnly() throws {
+    @Test func onDispatch_closureForm_receivesTheTypedItem_forTheExactTypeOnly() async throws {
         let store = observe {
             OnDispatch(Bump.self) { bump in bump.tag == "skip" ? nil : Append("saw bump \(bump.tag)") }
             OnDispatch(ClassBump.self) { _ in Append("saw class bump") }
         }
-        try store.dispatch(Bump(tag: "first")).wait(timeout: testTimeout)
-        try store.dispatch(OtherBump()).wait(timeout: testTimeout)
-        try store.dispatch(SubclassBump()).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "skip")).wait(timeout: testTimeout)
-        try store.dispatch(ClassBump()).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "sentinel")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("saw bump sentinel"))
+        try await store.dispatch(Bump(tag: "first")).settled()
+        try await store.dispatch(OtherBump()).settled()
+        try await store.dispatch(SubclassBump()).settled()
+        try await store.dispatch(Bump(tag: "skip")).settled()
+        try await store.dispatch(ClassBump()).settled()
+        try await store.dispatch(Bump(tag: "sentinel")).settled()
+        try await store.waitForEntry("saw bump sentinel")
 
         #expect(store.entries("saw") == ["saw bump first", "saw class bump", "saw bump sentinel"])
     }
 
-    @Test func onDispatch_typesForm_passesTheItemAndTheStatesAroundIt_toEveryType() throws {
+    @Test func onDispatch_typesForm_passesTheItemAndTheStatesAroundIt_toEveryType() async throws {
         let store = observe {
             OnDispatch(Bump.self, dispatch: DispatchSeen.self, AlsoDispatchSeen.self)
         }
-        try store.dispatch(OtherBump()).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "t")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("dispatched Bump t 1->2"))
-        #expect(store.waitForEntry("also dispatched Bump"))
+        try await store.dispatch(OtherBump()).settled()
+        try await store.dispatch(Bump(tag: "t")).settled()
+        try await store.waitForEntry("dispatched Bump t 1->2")
+        try await store.waitForEntry("also dispatched Bump")
 
         #expect(store.entries("dispatched") == ["dispatched Bump t 1->2"])
         #expect(store.entries("also dispatched") == ["also dispatched Bump"])
     }
 
-    @Test func onDispatch_producedItemsPassTheInterceptors_afterTheTrigger() throws {
+    @Test func onDispatch_producedItemsPassTheInterceptors_afterTheTrigger() async throws {
         let recorder = RecordingInterceptor()
         let store = makeStore([
             recorder.interceptor,
@@ -171,15 +165,15 @@ import Testing
                 OnDispatch(Bump.self) { bump in Append("after \(bump.tag)") }
             },
         ])
-        try store.dispatch(Bump(tag: "trigger")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("after trigger"))
+        try await store.dispatch(Bump(tag: "trigger")).settled()
+        try await store.waitForEntry("after trigger")
 
-        #expect(recorder.seen.get() == ["Bump", "Append(after trigger)"])
+        #expect(recorder.seen.all == ["Bump", "Append(after trigger)"])
     }
 
     // MARK: OnNotification
 
-    @Test func onNotification_closureForm_receivesTheNotification_andNilDispatchesNothing() throws {
+    @Test func onNotification_closureForm_receivesTheNotification_andNilDispatchesNothing() async throws {
         let center = NotificationCenter()
         let store = observe(center: center) {
             OnNotification(.obsPing) { note in
@@ -187,31 +181,28 @@ import Testing
                 return Append("closure note \(value)")
             }
         }
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "a"])
-        center.post(name: .obsPing, object: nil)
-        center.post(name: .obsPong, object: nil, userInfo: ["value": "other name"])
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "b"])
-        #expect(store.waitForEntry("closure note b"))
-        try store.appendAndWait("sentinel")
+        center.post(.obsPing, values: ["a", nil])
+        center.post(.obsPong, values: ["other name"])
+        center.post(.obsPing, values: ["b"])
+        try await store.waitForEntryThenSentinel("closure note b")
 
         #expect(store.entries("closure note") == ["closure note a", "closure note b"])
     }
 
-    @Test func onNotification_typesForm_dispatchesEachTypeWhoseInitialiserAccepts() throws {
+    @Test func onNotification_typesForm_dispatchesEachTypeWhoseInitialiserAccepts() async throws {
         let center = NotificationCenter()
         let store = observe(center: center) {
             OnNotification(.obsPing, dispatch: NoteSeen.self)
         }
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "a"])
+        center.post(.obsPing, values: ["a"])
         center.post(name: .obsPing, object: nil, userInfo: ["value": "skipped", "skip": true])
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "b"])
-        #expect(store.waitForEntry("note obs.ping b"))
-        try store.appendAndWait("sentinel")
+        center.post(.obsPing, values: ["b"])
+        try await store.waitForEntryThenSentinel("note obs.ping b")
 
         #expect(store.entries("note") == ["note obs.ping a", "note obs.ping b"])
     }
 
-    @Test func onNotification_withASender_ignoresPostsFromOtherObjectsAndWithoutObject() throws {
+    @Test func onNotification_withASender_ignoresPostsFromOtherObjectsAndWithoutObject() async throws {
         let center = NotificationCenter()
         let sender = NSObject()
         let stranger = NSObject()
@@ -225,8 +216,7 @@ import Testing
         center.post(name: .obsPing, object: sender, userInfo: ["value": "sender"])
         // Sentinel: posted last, through an unfiltered rule.
         center.post(name: .obsPong, object: nil)
-        #expect(store.waitForEntry("pong"))
-        try store.appendAndWait("sentinel")
+        try await store.waitForEntryThenSentinel("pong")
 
         #expect(store.entries("closure from sender") == ["closure from sender"])
         #expect(store.entries("note") == ["note obs.ping sender"])
@@ -236,66 +226,69 @@ import Testing
 
 /// What happens to notification rules when their store goes away.
 @Suite struct ReleasedStoreNotificationTests {
-    @Test func onNotificationClosure_isNotCalledAfterTheStoreIsReleased() throws {
+    /// A store whose rule counts each `.obsPing` posted to `center` in `calls`, and dispatches
+    /// what `reaction` makes.
+    private func storeCountingPings(
+        on center: NotificationCenter, in calls: LockedValue<Int>, dispatching reaction: @escaping @Sendable () -> any Dispatchable
+    ) -> ObsStore {
+        makeStore([
+            ObserverInterceptor.observe(notificationCenter: center) {
+                OnNotification(.obsPing) { _ in
+                    calls.withLock { $0 += 1 }
+                    return reaction()
+                }
+            },
+        ])
+    }
+
+    @Test func onNotificationClosure_isNotCalledAfterTheStoreIsReleased() async throws {
         let center = NotificationCenter()
-        let calls = Shared(0)
+        let calls = LockedValue(0)
         weak var weakStore: ObsStore?
         weak var weakDependencies: ObsDependencies?
         do {
-            let store = makeStore([
-                ObserverInterceptor.observe(notificationCenter: center) {
-                    OnNotification(.obsPing) { _ in
-                        calls.mutate { $0 += 1 }
-                        return Append("pinged")
-                    }
-                },
-            ])
+            let store = storeCountingPings(on: center, in: calls) { Append("pinged") }
             weakStore = store
             weakDependencies = store.dependencies
             center.post(name: .obsPing, object: nil)
-            #expect(store.waitForEntry("pinged"))
+            try await store.waitForEntry("pinged")
         }
-        #expect(eventually { weakStore == nil })
+        // Nothing signals a release: the weak references are looked at until they clear.
+        try await poll("the store to be released") { weakStore == nil }
         // Released last, with the interceptors, asynchronously on the store's queue.
-        #expect(eventually { weakDependencies == nil })
+        try await poll("the dependencies to be released") { weakDependencies == nil }
 
         center.post(name: .obsPing, object: nil)
 
-        #expect(calls.get() == 1)
+        #expect(calls.value == 1)
     }
 
-    @Test func postingFromAnotherThreadWhileTheStoreIsReleased_neitherCrashesNorKeepsDispatching() throws {
+    @Test func postingFromAnotherThreadWhileTheStoreIsReleased_neitherCrashesNorKeepsDispatching() async throws {
         let center = NotificationCenter()
-        let calls = Shared(0)
-        let stop = Shared(false)
-        let posterDone = DispatchSemaphore(value: 0)
+        let calls = LockedValue(0)
+        let stop = LockedValue(false)
+        let posterDone = LockedList<String>()
         weak var weakDependencies: ObsDependencies?
         do {
-            let store = makeStore([
-                ObserverInterceptor.observe(notificationCenter: center) {
-                    OnNotification(.obsPing) { _ in
-                        calls.mutate { $0 += 1 }
-                        return Bump()
-                    }
-                },
-            ])
+            let store = storeCountingPings(on: center, in: calls) { Bump() }
             weakDependencies = store.dependencies
-            DispatchQueue.global().async {
-                let deadline = ContinuousClock.now + testTimeout
-                while !stop.get(), ContinuousClock.now < deadline {
+            // Posts from a thread of its own until told to stop (or the test's timeout passes).
+            Thread {
+                let deadline = ContinuousClock.now + defaultTestTimeout
+                while !stop.value, ContinuousClock.now < deadline {
                     center.post(name: .obsPing, object: nil)
                 }
-                posterDone.signal()
-            }
-            #expect(eventually { store.state.count >= 10 })
+                posterDone.append("done")
+            }.start()
+            try await store.waitUntil("ten bumps from the poster") { store.state.count >= 10 }
         }
-        #expect(eventually { weakDependencies == nil })
-        stop.mutate { $0 = true }
-        #expect(posterDone.wait(timeout: .now() + .seconds(10)) == .success)
+        try await poll("the dependencies to be released") { weakDependencies == nil }
+        stop.withLock { $0 = true }
+        try await posterDone.waitForCount(1)
 
-        let callsAfterRelease = calls.get()
+        let callsAfterRelease = calls.value
         center.post(name: .obsPing, object: nil)
-        #expect(calls.get() == callsAfterRelease)
+        #expect(calls.value == callsAfterRelease)
         #expect(callsAfterRelease >= 10)
     }
 }

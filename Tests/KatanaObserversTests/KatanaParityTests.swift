@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// Katana's form: `ObserverInterceptor.observe(_:notificationCenter:)` with `ObserverType` cases
@@ -8,32 +9,29 @@ import Testing
 @Suite struct KatanaParityTests {
     private typealias Observe = ObserverInterceptor.ObserverType
 
-    @Test func onStart_dispatchesEachTypeOnceBeforeLaterItems_andSkipsTypesWhoseInitialiserReturnsNil() throws {
+    @Test func onStart_dispatchesEachTypeOnceBeforeLaterItems_andSkipsTypesWhoseInitialiserReturnsNil() async throws {
         let store = makeStore([
             ObserverInterceptor.observe([.onStart([StartFirst.self, DeclinesAtStart.self, StartSecond.self])], notificationCenter: NotificationCenter()),
         ])
-        try store.appendAndWait("user")
-        try store.appendAndWait("user again")
+        try await store.appendAndWait("user")
+        try await store.appendAndWait("user again")
 
         #expect(store.state.log == ["start first", "start second", "user", "user again"])
     }
 
-    @Test func onStateChange_dispatchesWhenTheObserverAccepts_withTheStatesBeforeAndAfter() throws {
+    @Test func onStateChange_dispatchesWhenTheObserverAccepts_withTheStatesBeforeAndAfter() async throws {
         let countChanged: ObserverInterceptor.ObserverType.StateChangeObserver = { old, new in
             (old as? ObsState)?.count != (new as? ObsState)?.count
         }
         let store = makeStore([
             ObserverInterceptor.observe([.onStateChange(countChanged, [CountChanged.self])], notificationCenter: NotificationCenter()),
         ])
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        try store.appendAndWait("unrelated entry")
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("count 1->2"))
+        try await store.bumpTwiceAroundOtherChanges()
 
         #expect(store.entries("count") == ["count 0->1", "count 1->2"])
     }
 
-    @Test func onStateChange_dispatchesEveryListedType_skippingThoseWhoseInitialiserReturnsNil() throws {
+    @Test func onStateChange_dispatchesEveryListedType_skippingThoseWhoseInitialiserReturnsNil() async throws {
         let countChanged: ObserverInterceptor.ObserverType.StateChangeObserver = { old, new in
             (old as? ObsState)?.count != (new as? ObsState)?.count
         }
@@ -41,26 +39,26 @@ import Testing
             ObserverInterceptor.observe([.onStateChange(countChanged, [EvenCountOnly.self, CountChanged.self])], notificationCenter: NotificationCenter()),
         ])
         for _ in 1...3 {
-            try store.dispatch(Bump()).wait(timeout: testTimeout)
+            try await store.dispatch(Bump()).settled()
         }
-        #expect(store.waitForEntry("count 2->3"))
+        try await store.waitForEntry("count 2->3")
 
         #expect(store.entries("count") == ["count 0->1", "count 1->2", "count 2->3"])
         #expect(store.entries("even") == ["even 2"])
     }
 
-    @Test func typedStateChange_firesOnlyWhenItsTypedClosureAccepts_andNotForTheSameValueOrOtherFields() throws {
+    @Test func typedStateChange_firesOnlyWhenItsTypedClosureAccepts_andNotForTheSameValueOrOtherFields() async throws {
         let store = makeStore([
             ObserverInterceptor.observe(
                 [.onStateChange(Observe.typedStateChange { (old: ObsState, new: ObsState) in old.level != new.level }, [LevelChanged.self])],
                 notificationCenter: NotificationCenter()
             ),
         ])
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("warn")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("level debug->warn"))
+        try await store.dispatch(SetLevel("debug")).settled()
+        try await store.dispatch(SetLevel("debug")).settled()
+        try await store.dispatch(Bump()).settled()
+        try await store.dispatch(SetLevel("warn")).settled()
+        try await store.waitForEntry("level debug->warn")
 
         #expect(store.entries("level") == ["level info->debug", "level debug->warn"])
     }
@@ -73,96 +71,87 @@ import Testing
         #expect(accepts(ForeignState(value: 1), ForeignState(value: 0)) == false)
     }
 
-    @Test func onStateChange_ignoresSideEffects_butFiresForTheUpdaterASideEffectDispatches() throws {
+    @Test func onStateChange_ignoresSideEffects_butFiresForTheUpdaterASideEffectDispatches() async throws {
         let store = makeStore([
             ObserverInterceptor.observe([.onStateChange({ _, _ in true }, [SeenAfter.self])], notificationCenter: NotificationCenter()),
         ])
-        try store.dispatch(DoNothing()).wait(timeout: testTimeout)
-        try store.dispatch(AppendViaSideEffect(entry: "from effect")).wait(timeout: testTimeout)
+        try await store.dispatch(DoNothing()).settled()
+        try await store.dispatch(AppendViaSideEffect(entry: "from effect")).settled()
         // Sentinel: its own state change fires the rule after anything the side effects could have fired.
-        try store.appendAndWait("sentinel")
-        #expect(store.waitForEntry("seen after sentinel"))
+        try await store.appendAndWait("sentinel")
+        try await store.waitForEntry("seen after sentinel")
 
         #expect(store.entries("seen after") == ["seen after from effect", "seen after sentinel"])
     }
 
-    @Test func onDispatch_passesTheHandledItemAndTheStatesBeforeAndAfterIt() throws {
-        let store = makeStore([
-            ObserverInterceptor.observe([.onDispatch(Bump.self, [DispatchSeen.self])], notificationCenter: NotificationCenter()),
+    /// A store whose rules dispatch `DispatchSeen` for each item of one of `types`.
+    private func storeSeeingDispatches(of types: [any Dispatchable.Type]) -> ObsStore {
+        makeStore([
+            ObserverInterceptor.observe(types.map { .onDispatch($0, [DispatchSeen.self]) }, notificationCenter: NotificationCenter()),
         ])
-        try store.dispatch(Bump(tag: "a")).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "b")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("dispatched Bump b 1->2"))
+    }
+
+    /// Dispatches `items` one after another, each once the one before it is handled; then waits
+    /// for the log to show `entry`, which the last item's rule writes (a sentinel: its rule runs
+    /// after those of the items before it would have).
+    private func dispatch(_ items: [any Dispatchable], to store: ObsStore, thenWaitFor entry: String) async throws {
+        for item in items {
+            _ = try await store.anyDispatch(item).settled()
+        }
+        try await store.waitForEntry(entry)
+    }
+
+    @Test func onDispatch_passesTheHandledItemAndTheStatesBeforeAndAfterIt() async throws {
+        let store = storeSeeingDispatches(of: [Bump.self])
+        try await dispatch([Bump(tag: "a"), Bump(tag: "b")], to: store, thenWaitFor: "dispatched Bump b 1->2")
 
         #expect(store.entries("dispatched") == ["dispatched Bump a 0->1", "dispatched Bump b 1->2"])
     }
 
-    @Test func onDispatch_matchesTheExactTypeOnly_notOtherTypesNorSubclasses() throws {
-        let store = makeStore([
-            ObserverInterceptor.observe(
-                [
-                    .onDispatch(ClassBump.self, [DispatchSeen.self]),
-                    .onDispatch(Bump.self, [DispatchSeen.self]),
-                ],
-                notificationCenter: NotificationCenter()
-            ),
-        ])
-        try store.dispatch(SubclassBump()).wait(timeout: testTimeout)
-        try store.dispatch(OtherBump()).wait(timeout: testTimeout)
-        try store.dispatch(ClassBump()).wait(timeout: testTimeout)
-        // Sentinel: handled after the items above, so its rule runs after theirs would have.
-        try store.dispatch(Bump(tag: "sentinel")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("dispatched Bump sentinel 3->4"))
+    @Test func onDispatch_matchesTheExactTypeOnly_notOtherTypesNorSubclasses() async throws {
+        let store = storeSeeingDispatches(of: [ClassBump.self, Bump.self])
+        let items: [any Dispatchable] = [SubclassBump(), OtherBump(), ClassBump(), Bump(tag: "sentinel")]
+        try await dispatch(items, to: store, thenWaitFor: "dispatched Bump sentinel 3->4")
 
         #expect(store.entries("dispatched") == ["dispatched ClassBump 2->3", "dispatched Bump sentinel 3->4"])
     }
 
-    @Test func onDispatch_firesForSideEffectsToo_andSkipsTypesWhoseInitialiserReturnsNil() throws {
-        let store = makeStore([
-            ObserverInterceptor.observe(
-                [
-                    .onDispatch(DoNothing.self, [DispatchSeen.self]),
-                    .onDispatch(Bump.self, [DispatchSeen.self]),
-                ],
-                notificationCenter: NotificationCenter()
-            ),
-        ])
-        try store.dispatch(DoNothing()).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "skip")).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "sentinel")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("dispatched Bump sentinel 1->2"))
+    @Test func onDispatch_firesForSideEffectsToo_andSkipsTypesWhoseInitialiserReturnsNil() async throws {
+        let store = storeSeeingDispatches(of: [DoNothing.self, Bump.self])
+        let items: [any Dispatchable] = [DoNothing(), Bump(tag: "skip"), Bump(tag: "sentinel")]
+        try await dispatch(items, to: store, thenWaitFor: "dispatched Bump sentinel 1->2")
 
         #expect(store.entries("dispatched") == ["dispatched DoNothing 0->0", "dispatched Bump sentinel 1->2"])
     }
 
-    @Test func producedItems_areDispatchedAfterTheTriggerWasHandled_andPassEveryInterceptor() throws {
+    @Test func producedItems_areDispatchedAfterTheTriggerWasHandled_andPassEveryInterceptor() async throws {
         let recorder = RecordingInterceptor()
         let store = makeStore([
             recorder.interceptor,
             ObserverInterceptor.observe([.onDispatch(Bump.self, [DispatchSeen.self, AlsoDispatchSeen.self])], notificationCenter: NotificationCenter()),
         ])
-        try store.dispatch(Bump(tag: "trigger")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("also dispatched Bump"))
+        try await store.dispatch(Bump(tag: "trigger")).settled()
+        try await store.waitForEntry("also dispatched Bump")
 
         // The item was built from the state after the trigger: the trigger had been handled.
         #expect(store.state.log == ["dispatched Bump trigger 0->1", "also dispatched Bump"])
         // The produced items went through the whole chain, including the interceptor listed
         // before the observer, after the trigger.
-        #expect(recorder.seen.get() == ["Bump", "DispatchSeen", "AlsoDispatchSeen"])
+        #expect(recorder.seen.all == ["Bump", "DispatchSeen", "AlsoDispatchSeen"])
     }
 
-    @Test func onStartItems_passEveryInterceptor_beforeItemsDispatchedLater() throws {
+    @Test func onStartItems_passEveryInterceptor_beforeItemsDispatchedLater() async throws {
         let recorder = RecordingInterceptor()
         let store = makeStore([
             recorder.interceptor,
             ObserverInterceptor.observe([.onStart([StartFirst.self, StartSecond.self])], notificationCenter: NotificationCenter()),
         ])
-        try store.appendAndWait("user")
+        try await store.appendAndWait("user")
 
-        #expect(recorder.seen.get() == ["StartFirst", "StartSecond", "Append(user)"])
+        #expect(recorder.seen.all == ["StartFirst", "StartSecond", "Append(user)"])
     }
 
-    @Test func severalRulesOfEveryKind_inOneInterceptor_allFire() throws {
+    @Test func severalRulesOfEveryKind_inOneInterceptor_allFire() async throws {
         let center = NotificationCenter()
         let store = makeStore([
             ObserverInterceptor.observe(
@@ -175,11 +164,11 @@ import Testing
                 notificationCenter: center
             ),
         ])
-        try store.dispatch(Bump(tag: "x")).wait(timeout: testTimeout)
-        try store.dispatch(Bump(tag: "y")).wait(timeout: testTimeout)
+        try await store.dispatch(Bump(tag: "x")).settled()
+        try await store.dispatch(Bump(tag: "y")).settled()
         center.post(name: .obsPing, object: nil, userInfo: ["value": "v"])
-        #expect(store.waitForEntry("note obs.ping v"))
-        #expect(eventually { store.state.log.count == 10 })
+        try await store.waitForEntry("note obs.ping v")
+        try await store.waitUntil("ten log entries") { store.state.log.count == 10 }
 
         #expect(Set(store.state.log) == [
             "start first", "start second",
@@ -190,25 +179,24 @@ import Testing
         #expect(store.entries("also dispatched").count == 2)
     }
 
-    @Test func onNotification_dispatchesForTheObservedName_skippingNilInitialisersAndOtherNames() throws {
+    @Test func onNotification_dispatchesForTheObservedName_skippingNilInitialisersAndOtherNames() async throws {
         let center = NotificationCenter()
         let store = makeStore([
             ObserverInterceptor.observe([.onNotification(.obsPing, [NoteSeen.self])], notificationCenter: center),
         ])
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "a"])
+        center.post(.obsPing, values: ["a"])
         center.post(name: .obsPing, object: nil, userInfo: ["value": "skipped", "skip": true])
-        center.post(name: .obsPong, object: nil, userInfo: ["value": "other name"])
-        NotificationCenter.default.post(name: .obsPing, object: nil, userInfo: ["value": "default center"])
-        center.post(name: .obsPing, object: nil, userInfo: ["value": "b"])
-        #expect(store.waitForEntry("note obs.ping b"))
-        try store.appendAndWait("sentinel")
+        center.post(.obsPong, values: ["other name"])
+        NotificationCenter.default.post(.obsPing, values: ["default center"])
+        center.post(.obsPing, values: ["b"])
+        try await store.waitForEntryThenSentinel("note obs.ping b")
 
         #expect(store.entries("note") == ["note obs.ping a", "note obs.ping b"])
     }
 
-    @Test func notificationObservers_areRemovedWhenTheStoreIsReleased_postingThenDispatchesNothing() throws {
+    @Test func notificationObservers_areRemovedWhenTheStoreIsReleased_postingThenDispatchesNothing() async throws {
         let center = NotificationCenter()
-        let probe = Shared<[String]>([])
+        let probe = LockedList<String>()
         weak var weakStore: ObsStore?
         weak var weakDependencies: ObsDependencies?
         do {
@@ -218,17 +206,18 @@ import Testing
             weakStore = store
             weakDependencies = store.dependencies
             center.post(name: .obsPing, object: probe)
-            #expect(store.waitForEntry("probe"))
-            #expect(probe.get() == ["probe ran"])
+            try await store.waitForEntry("probe")
+            #expect(probe.all == ["probe ran"])
         }
-        #expect(eventually { weakStore == nil })
+        // Nothing signals a release: the weak references are looked at until they clear.
+        try await poll("the store to be released") { weakStore == nil }
         // The interceptors (and the observer's runtime with its notification tokens) are released
         // asynchronously on the store's queue; they are the last holders of the store's context.
-        #expect(eventually { weakDependencies == nil })
+        try await poll("the dependencies to be released") { weakDependencies == nil }
 
         center.post(name: .obsPing, object: probe)
         center.post(name: .obsPing, object: probe)
 
-        #expect(probe.get() == ["probe ran"])
+        #expect(probe.all == ["probe ran"])
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// Rules run on the observer's own serial queue, not on the store's: a rule that blocks does not
@@ -9,19 +10,20 @@ import Testing
 @Suite struct ObserverQueueTests {
     /// A gate a rule waits at: the rule says when it is inside, the test says when it may leave.
     private final class Gate: Sendable {
-        private let entered = DispatchSemaphore(value: 0)
+        private let entered = LockedList<String>()
         private let opened = DispatchSemaphore(value: 0)
 
-        /// Called by the rule: announces it is blocked, then waits (bounded) to be let go.
-        /// Returns whether it was let go, rather than timing out.
+        /// Called by the rule, on the observer's queue: announces it is blocked, then waits to be
+        /// let go (by the test, which opens the gate whatever happens when it ends; the bound is
+        /// only a safety net). Returns whether it was let go, rather than timing out.
         func block() -> Bool {
-            entered.signal()
-            return opened.wait(timeout: .now() + .seconds(10)) == .success
+            entered.append("blocked")
+            return opened.wait(timeout: .now() + .seconds(600)) == .success
         }
 
-        /// Called by the test: whether the rule reached the gate before the deadline.
-        func waitUntilBlocked() -> Bool {
-            entered.wait(timeout: .now() + .seconds(10)) == .success
+        /// Called by the test: suspends until the rule has reached the gate.
+        func waitUntilBlocked() async throws {
+            try await entered.waitForCount(1)
         }
 
         func open() {
@@ -29,8 +31,9 @@ import Testing
         }
     }
 
-    @Test func blockedOnChangeRule_doesNotDelayLaterStateUpdates() throws {
+    @Test func blockedOnChangeRule_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(notificationCenter: NotificationCenter()) {
                 OnChange(of: \ObsState.level) { _, new in
@@ -38,24 +41,25 @@ import Testing
                 }
             },
         ])
-        try store.dispatch(SetLevel("blocking")).wait(timeout: testTimeout)
-        #expect(gate.waitUntilBlocked())
+        try await store.dispatch(SetLevel("blocking")).settled()
+        try await gate.waitUntilBlocked()
 
         for _ in 1...5 {
-            try store.dispatch(Bump()).wait(timeout: testTimeout)
+            try await store.dispatch(Bump()).settled()
         }
-        try store.appendAndWait("while blocked")
+        try await store.appendAndWait("while blocked")
 
         #expect(store.state.count == 5)
         #expect(store.state.log == ["while blocked"])
 
         gate.open()
-        #expect(store.waitForEntry("rule released after blocking"))
+        try await store.waitForEntry("rule released after blocking")
         #expect(store.entries("rule") == ["rule released after blocking"])
     }
 
-    @Test func blockedOnDispatchRule_doesNotDelayLaterStateUpdates() throws {
+    @Test func blockedOnDispatchRule_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(notificationCenter: NotificationCenter()) {
                 OnDispatch(SetLevel.self) { item in
@@ -63,22 +67,23 @@ import Testing
                 }
             },
         ])
-        try store.dispatch(SetLevel("blocking")).wait(timeout: testTimeout)
-        #expect(gate.waitUntilBlocked())
+        try await store.dispatch(SetLevel("blocking")).settled()
+        try await gate.waitUntilBlocked()
 
         for _ in 1...5 {
-            try store.dispatch(Bump()).wait(timeout: testTimeout)
+            try await store.dispatch(Bump()).settled()
         }
 
         #expect(store.state.count == 5)
         #expect(store.state.log.isEmpty)
 
         gate.open()
-        #expect(store.waitForEntry("rule released after blocking"))
+        try await store.waitForEntry("rule released after blocking")
     }
 
-    @Test func blockedKatanaStateObserver_doesNotDelayLaterStateUpdates() throws {
+    @Test func blockedKatanaStateObserver_doesNotDelayLaterStateUpdates() async throws {
         let gate = Gate()
+        defer { gate.open() }
         let store = makeStore([
             ObserverInterceptor.observe(
                 [.onStateChange({ old, new in
@@ -89,16 +94,16 @@ import Testing
                 notificationCenter: NotificationCenter()
             ),
         ])
-        try store.dispatch(SetLevel("blocking")).wait(timeout: testTimeout)
-        #expect(gate.waitUntilBlocked())
+        try await store.dispatch(SetLevel("blocking")).settled()
+        try await gate.waitUntilBlocked()
 
         for _ in 1...5 {
-            try store.dispatch(Bump()).wait(timeout: testTimeout)
+            try await store.dispatch(Bump()).settled()
         }
 
         #expect(store.state.count == 5)
 
         gate.open()
-        #expect(store.waitForEntry("level info->blocking"))
+        try await store.waitForEntry("level info->blocking")
     }
 }

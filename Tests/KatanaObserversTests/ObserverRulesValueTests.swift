@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// `ObserverInterceptor.rules { ... }`: observer rules as an interceptor value, in an
@@ -15,7 +16,7 @@ import Testing
         )
     }
 
-    @Test func rulesValue_runsStartChangeAndDispatchRules_likeTheClosureForm() throws {
+    @Test func rulesValue_runsStartChangeAndDispatchRules_likeTheClosureForm() async throws {
         let store = makeStore(Interceptors {
             ObserverInterceptor.rules(notificationCenter: NotificationCenter()) {
                 OnStart { Append("started") }
@@ -23,15 +24,15 @@ import Testing
                 OnChange(of: \ObsState.level) { old, new in Append("level \(old)->\(new)") }
             }
         })
-        #expect(store.waitForEntry("started"))
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        try store.dispatch(SetLevel("debug")).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("saw bump"))
-        #expect(store.waitForEntry("level info->debug"))
+        try await store.waitForEntry("started")
+        try await store.dispatch(Bump()).settled()
+        try await store.dispatch(SetLevel("debug")).settled()
+        try await store.waitForEntry("saw bump")
+        try await store.waitForEntry("level info->debug")
         #expect(store.state.count == 1)
     }
 
-    @Test func oneRulesValueGivenToTwoStores_eachStoreRunsItsOwnRules() throws {
+    @Test func oneRulesValueGivenToTwoStores_eachStoreRunsItsOwnRules() async throws {
         let center = NotificationCenter()
         let name = Notification.Name("ObserverRulesValueTests.ping")
         let interceptors = Interceptors {
@@ -42,22 +43,22 @@ import Testing
         }
         let first = makeStore(interceptors)
         let second = makeStore(interceptors)
-        #expect(first.waitForEntry("started"))
-        #expect(second.waitForEntry("started"))
+        try await first.waitForEntry("started")
+        try await second.waitForEntry("started")
         center.post(name: name, object: nil)
-        #expect(first.waitForEntry("pinged"))
-        #expect(second.waitForEntry("pinged"))
+        try await first.waitForEntry("pinged")
+        try await second.waitForEntry("pinged")
         // One notification, one reaction per store: the runtimes are not shared.
         #expect(first.entries("pinged") == ["pinged"])
         #expect(second.entries("pinged") == ["pinged"])
     }
 
-    @Test func rulesValueMixedWithAClosureInterceptor_bothSeeTheItems_inTheOrderWritten() throws {
-        let seen = Shared<[String]>([])
+    @Test func rulesValueMixedWithAClosureInterceptor_bothSeeTheItems_inTheOrderWritten() async throws {
+        let seen = LockedList<String>()
         let closure: StoreInterceptor = { _ in
             { next in
                 { item in
-                    seen.mutate { $0.append("closure:\(type(of: item))") }
+                    seen.append("closure:\(type(of: item))")
                     try next(item)
                 }
             }
@@ -68,9 +69,9 @@ import Testing
                 OnDispatch(Bump.self) { _ in Append("saw bump") }
             }
         })
-        try store.dispatch(Bump()).wait(timeout: testTimeout)
-        #expect(store.waitForEntry("saw bump"))
-        #expect(eventually { seen.get().contains("closure:Append") })
-        #expect(seen.get().prefix(2) == ["closure:Bump", "closure:Append"])
+        try await store.dispatch(Bump()).settled()
+        try await store.waitForEntry("saw bump")
+        try await store.waitUntil("the closure to see the rule's Append") { seen.all.contains("closure:Append") }
+        #expect(seen.all.prefix(2) == ["closure:Bump", "closure:Append"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// A store shutting down with observer rules: the reactions of rules triggered before the shutdown
@@ -16,13 +17,10 @@ import Testing
         }
     }
 
-    private func waitUntilShuttingDown(_ store: ObsStore) async -> Bool {
-        let deadline = ContinuousClock.now + testTimeout
-        while !store.isShuttingDown {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return true
+    /// Suspends until the store's shutdown has begun: nothing signals that (the store's work is
+    /// held by the slow rule meanwhile), so the flag is looked at until it is set.
+    private func waitUntilShuttingDown(_ store: ObsStore) async throws {
+        try await poll("the shutdown to begin") { store.isShuttingDown }
     }
 
     @Test func finishingWork_waitsForASlowRulesReaction_andHandlesWhatItDispatches() async throws {
@@ -30,7 +28,7 @@ import Testing
         let store = makeStore([slowRule(release)])
         try await store.dispatch(Bump()).value
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await waitUntilShuttingDown(store))
+        try await waitUntilShuttingDown(store)
         release.signal()
         let report = await shutdown.value
         #expect(store.state.log == ["reacted"])
@@ -43,7 +41,7 @@ import Testing
         let store = makeStore([slowRule(release)])
         try await store.dispatch(Bump()).value
         let shutdown = Task { await store.shutdown(.cancelWork, deadline: .seconds(600), gracePeriod: .seconds(600)) }
-        #expect(await waitUntilShuttingDown(store))
+        try await waitUntilShuttingDown(store)
         release.signal()
         let report = await shutdown.value
         // The reaction's item is refused: the store takes nothing once it cancels.

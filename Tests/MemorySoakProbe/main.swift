@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Katana
+import KatanaTestSupport
 
 // The memory soak in a process of its own, run by `MemorySoakTests` (ReliabilityTests): the
 // resident set is the whole process's, and in the test process every other test allocates too.
@@ -20,15 +21,6 @@ struct AddOne: StateUpdater {
         state.seq += 1
         state.total += 1
     }
-}
-
-/// Counts listener calls from the store's listener queue.
-final class CallCount: @unchecked Sendable {
-    // @unchecked: `count` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
 
 func residentSetKiB() -> Int? {
@@ -64,8 +56,9 @@ let store = Store<SoakState, EmptySideEffectDependencyContainer>(
     stateInitializer: { SoakState() },
     configuration: .init(listenersAsyncProvider: DispatchQueue(label: "katana-memory-soak-probe.listeners"))
 )
-let heard = CallCount()
-store.addListener { _, _ in heard.increment() }
+/// Listener calls, counted on the store's listener queue.
+let heard = LockedValue(0)
+store.addListener { _, _ in heard.withLock { $0 += 1 } }
 
 func dispatch(_ count: Int) {
     var dispatched = 0
@@ -84,23 +77,25 @@ func dispatch(_ count: Int) {
     }
 }
 
-func waitForListener(_ expected: Int) {
-    let deadline = ContinuousClock.now + timeout
-    while heard.value < expected {
-        guard ContinuousClock.now < deadline else { fail("the listener heard \(heard.value) of \(expected) changes") }
-        usleep(1_000)
+/// Suspends until the listener has heard `expected` changes, woken each time the store's listener
+/// queue runs out of work.
+func waitForListener(_ expected: Int) async {
+    do {
+        try await store.waitUntil("the listener to hear \(expected) changes", timeout: timeout) { heard.value >= expected }
+    } catch {
+        fail("the listener heard \(heard.value) of \(expected) changes: \(error)")
     }
 }
 
 dispatch(warmUp)
-waitForListener(warmUp)
+await waitForListener(warmUp)
 let baseline = residentSetOrFail()
 var growth: [Int] = []
 for _ in 0..<10 {
     dispatch(soak / 10)
     growth.append(residentSetOrFail() - baseline)
 }
-waitForListener(warmUp + soak)
+await waitForListener(warmUp + soak)
 growth.append(residentSetOrFail() - baseline)
 let state = store.state
 print("MEMORY-SOAK baseline=\(baseline) growth=\(growth.map(String.init).joined(separator: ",")) final-state=\(state.seq)/\(state.total) heard=\(heard.value)")

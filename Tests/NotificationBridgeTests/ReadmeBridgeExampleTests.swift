@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 @testable import NotificationBridge
@@ -51,7 +52,7 @@ private extension Notification.Name {
         let bridge = NotificationBridge(center: center)
         let heartbeat = try bridge.post(.readmeHeartbeat, every: .milliseconds(5))
         try bridge.post(.readmeHeartbeat, after: .milliseconds(1))
-        #expect(await waitUntil { store.state.ticks >= 4 })
+        try await store.waitUntil("four ticks") { store.state.ticks >= 4 }
         heartbeat.cancel()
         bridge.cancelAll()
         #expect(store.state.reloads == 0)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KatanaTestSupport
 import Testing
 
 @testable import NotificationBridge
@@ -18,18 +19,14 @@ struct SignalPostingTests {
     @Test
     func signalPostCarriesSignalNumberAndBridge() async throws {
         try await withKnownDisposition(of: [SIGUSR1]) {
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignal: SIGUSR1)
+            let posting = Posting()
+            let subscription = try posting.bridge.post(.testSignal, onSignal: SIGUSR1)
             defer { subscription.cancel() }
 
-            kill(getpid(), SIGUSR1)
-
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
-            let post = try #require(recorder.posts(named: .testSignal).first)
+            try await posting.send(SIGUSR1)
+            let post = try #require(posting.recorder.posts(named: .testSignal).first)
             #expect(post.signal == SIGUSR1)
-            #expect(post.object == ObjectIdentifier(bridge))
+            #expect(post.object == ObjectIdentifier(posting.bridge))
             #expect(post.fireCount == nil)
         }
     }
@@ -57,43 +54,26 @@ struct SignalPostingTests {
         }
     }
 
-    @Test
-    func defaultActionIsSuspendedWhileSubscribedAndRestoredAfterLastCancel() async throws {
-        try await withKnownDisposition(of: [SIGUSR2], ignore: false) {
-            #expect(ObservedDisposition(of: SIGUSR2).isDefault)
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignal: SIGUSR2)
-            #expect(ObservedDisposition(of: SIGUSR2).hasHandlerFunction)
+    /// Subscribing takes the signal over from its default action (which would end the test
+    /// process) or from being ignored; the last cancel gives the disposition back as it was.
+    @Test(arguments: [(SIGUSR2, false), (SIGHUP, true)])
+    func signalIsDeliveredWhileSubscribedAndItsDispositionIsBackAfterLastCancel(signal: Int32, ignored: Bool) async throws {
+        try await withKnownDisposition(of: [signal], ignore: ignored) {
+            let before = ObservedDisposition(of: signal)
+            #expect(ignored ? before.isIgnored : before.isDefault)
+            let posting = Posting()
+            let subscription = try posting.bridge.post(.testSignal, onSignal: signal)
+            #expect(ObservedDisposition(of: signal).hasHandlerFunction)
 
-            // The default action would terminate the test process; the bridge must catch it.
-            kill(getpid(), SIGUSR2)
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
-
-            subscription.cancel()
-            #expect(ObservedDisposition(of: SIGUSR2).isDefault)
-        }
-    }
-
-    @Test
-    func ignoredSignalIsDeliveredWhileSubscribedAndIgnoredAgainAfterLastCancel() async throws {
-        try await withKnownDisposition(of: [SIGHUP]) {
-            let before = ObservedDisposition(of: SIGHUP)
-            #expect(before.isIgnored)
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignal: SIGHUP)
-
-            kill(getpid(), SIGHUP)
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
+            try await posting.send(signal)
 
             subscription.cancel()
-            #expect(ObservedDisposition(of: SIGHUP) == before)
-            // Ignored again: sending it now is harmless and posts nothing.
-            kill(getpid(), SIGHUP)
-            #expect(recorder.count(.testSignal) == 1)
+            #expect(ObservedDisposition(of: signal) == before)
+            if ignored {
+                // Ignored again: sending it now is harmless and posts nothing.
+                kill(getpid(), signal)
+                #expect(posting.recorder.count(.testSignal) == 1)
+            }
         }
     }
 
@@ -101,13 +81,11 @@ struct SignalPostingTests {
     func subscribingAgainAfterLastCancelStillReceivesSignals() async throws {
         try await withKnownDisposition(of: [SIGUSR1]) {
             let before = ObservedDisposition(of: SIGUSR1)
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
+            let posting = Posting()
             var takenOver: ObservedDisposition?
 
             for round in 1...3 {
-                let subscription = try bridge.post(.testSignal, onSignal: SIGUSR1)
+                let subscription = try posting.bridge.post(.testSignal, onSignal: SIGUSR1)
                 let during = ObservedDisposition(of: SIGUSR1)
                 #expect(during.hasHandlerFunction, "round \(round): \(during)")
                 if let takenOver {
@@ -115,8 +93,7 @@ struct SignalPostingTests {
                 }
                 takenOver = during
 
-                kill(getpid(), SIGUSR1)
-                #expect(await waitUntil { recorder.count(.testSignal) >= round }, "round \(round)")
+                try await posting.send(SIGUSR1, expectingPosts: round)
 
                 subscription.cancel()
                 #expect(ObservedDisposition(of: SIGUSR1) == before, "round \(round)")
@@ -134,11 +111,11 @@ struct SignalPostingTests {
 
             // A plain dispatch signal source registered now leaves the disposition alone.
             let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
-            let registered = DispatchSemaphore(value: 0)
-            source.setRegistrationHandler { registered.signal() }
+            let registered = LockedList<String>()
+            source.setRegistrationHandler { registered.append("registered") }
             source.setEventHandler {}
             source.resume()
-            #expect(registered.wait(timeout: .now() + 5) == .success)
+            try await registered.waitForCount(1)
             #expect(ObservedDisposition(of: SIGUSR2).isIgnored)
             source.cancel()
 
@@ -152,13 +129,10 @@ struct SignalPostingTests {
             #expect(ObservedDisposition(of: SIGUSR2).isIgnored)
 
             // The shared registry recorded dispatch's handler and puts it back.
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignal: SIGUSR2)
+            let posting = Posting()
+            let subscription = try posting.bridge.post(.testSignal, onSignal: SIGUSR2)
             #expect(ObservedDisposition(of: SIGUSR2).hasHandlerFunction)
-            kill(getpid(), SIGUSR2)
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
+            try await posting.send(SIGUSR2)
             subscription.cancel()
             #expect(ObservedDisposition(of: SIGUSR2).isIgnored)
         }
@@ -168,25 +142,19 @@ struct SignalPostingTests {
     func twoBridgesOnOneSignalBothPost() async throws {
         try await withKnownDisposition(of: [SIGUSR1]) {
             let before = ObservedDisposition(of: SIGUSR1)
-            let firstCenter = NotificationCenter()
-            let secondCenter = NotificationCenter()
-            let firstRecorder = PostRecorder(center: firstCenter)
-            let secondRecorder = PostRecorder(center: secondCenter)
-            let firstBridge = NotificationBridge(center: firstCenter)
-            let secondBridge = NotificationBridge(center: secondCenter)
-            let first = try firstBridge.post(.testSignal, onSignal: SIGUSR1)
-            let second = try secondBridge.post(.testSignal, onSignal: SIGUSR1)
+            let first = Posting()
+            let second = Posting()
+            let firstSubscription = try first.bridge.post(.testSignal, onSignal: SIGUSR1)
+            let secondSubscription = try second.bridge.post(.testSignal, onSignal: SIGUSR1)
 
-            kill(getpid(), SIGUSR1)
-            #expect(await waitUntil {
-                firstRecorder.count(.testSignal) >= 1 && secondRecorder.count(.testSignal) >= 1
-            })
-            #expect(firstRecorder.all.first?.object == ObjectIdentifier(firstBridge))
-            #expect(secondRecorder.all.first?.object == ObjectIdentifier(secondBridge))
+            try await first.send(SIGUSR1)
+            try await second.recorder.waitForPosts(.testSignal)
+            #expect(first.recorder.all.first?.object == ObjectIdentifier(first.bridge))
+            #expect(second.recorder.all.first?.object == ObjectIdentifier(second.bridge))
 
-            first.cancel()
+            firstSubscription.cancel()
             #expect(ObservedDisposition(of: SIGUSR1).hasHandlerFunction)
-            second.cancel()
+            secondSubscription.cancel()
             #expect(ObservedDisposition(of: SIGUSR1) == before)
         }
     }
@@ -194,19 +162,19 @@ struct SignalPostingTests {
     @Test
     func severalSubscriptionsOnOneSignalAllPost() async throws {
         try await withKnownDisposition(of: [SIGHUP]) {
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
+            let posting = Posting()
             let names = (1...3).map { Notification.Name("NotificationBridgeTests.several.\($0)") }
             for name in names {
-                try bridge.post(name, onSignal: SIGHUP)
+                try posting.bridge.post(name, onSignal: SIGHUP)
             }
-            #expect(bridge.activeSubscriptions.count == 3)
+            #expect(posting.bridge.activeSubscriptions.count == 3)
 
             kill(getpid(), SIGHUP)
-            #expect(await waitUntil { names.allSatisfy { recorder.count($0) >= 1 } })
+            for name in names {
+                try await posting.recorder.waitForPosts(name)
+            }
 
-            bridge.cancelAll()
+            posting.bridge.cancelAll()
             #expect(ObservedDisposition(of: SIGHUP).isIgnored)
         }
     }
@@ -214,20 +182,17 @@ struct SignalPostingTests {
     @Test
     func cancelledSubscriptionStopsPostingWhileOthersContinue() async throws {
         try await withKnownDisposition(of: [SIGUSR1]) {
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let cancelled = try bridge.post(.testSignal, onSignal: SIGUSR1)
-            let kept = try bridge.post(.witness, onSignal: SIGUSR1)
+            let posting = Posting()
+            let cancelled = try posting.bridge.post(.testSignal, onSignal: SIGUSR1)
+            let kept = try posting.bridge.post(.witness, onSignal: SIGUSR1)
 
             cancelled.cancel()
             cancelled.cancel()
             #expect(!cancelled.isActive)
             #expect(kept.isActive)
 
-            kill(getpid(), SIGUSR1)
-            #expect(await waitUntil { recorder.count(.witness) >= 1 })
-            #expect(recorder.count(.testSignal) == 0)
+            try await posting.send(SIGUSR1, expectingPosts: 1, of: .witness)
+            #expect(posting.recorder.count(.testSignal) == 0)
             kept.cancel()
         }
     }
@@ -235,18 +200,14 @@ struct SignalPostingTests {
     @Test
     func severalSignalsPostWithTheSignalThatArrived() async throws {
         try await withKnownDisposition(of: [SIGUSR1, SIGUSR2]) {
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignals: [SIGUSR1, SIGUSR2, SIGUSR1])
+            let posting = Posting()
+            let subscription = try posting.bridge.post(.testSignal, onSignals: [SIGUSR1, SIGUSR2, SIGUSR1])
             #expect(ObservedDisposition(of: SIGUSR1).hasHandlerFunction)
             #expect(ObservedDisposition(of: SIGUSR2).hasHandlerFunction)
 
-            kill(getpid(), SIGUSR1)
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
-            kill(getpid(), SIGUSR2)
-            #expect(await waitUntil { recorder.count(.testSignal) >= 2 })
-            #expect(recorder.posts(named: .testSignal).map(\.signal) == [SIGUSR1, SIGUSR2])
+            try await posting.send(SIGUSR1)
+            try await posting.send(SIGUSR2, expectingPosts: 2)
+            #expect(posting.recorder.posts(named: .testSignal).map(\.signal) == [SIGUSR1, SIGUSR2])
 
             subscription.cancel()
             #expect(ObservedDisposition(of: SIGUSR1).isIgnored)
@@ -257,22 +218,19 @@ struct SignalPostingTests {
     @Test
     func burstOfSignalsYieldsAtLeastOnePost() async throws {
         try await withKnownDisposition(of: [SIGUSR2]) {
-            let center = NotificationCenter()
-            let recorder = PostRecorder(center: center)
-            let bridge = NotificationBridge(center: center)
-            let subscription = try bridge.post(.testSignal, onSignal: SIGUSR2)
+            let posting = Posting()
+            let subscription = try posting.bridge.post(.testSignal, onSignal: SIGUSR2)
 
             for _ in 0..<100 {
                 kill(getpid(), SIGUSR2)
             }
-            #expect(await waitUntil { recorder.count(.testSignal) >= 1 })
-            #expect(recorder.count(.testSignal) <= 100)
+            try await posting.recorder.waitForPosts(.testSignal)
+            #expect(posting.recorder.count(.testSignal) <= 100)
 
             // Still working after the burst.
-            let afterBurst = recorder.count(.testSignal)
+            let afterBurst = posting.recorder.count(.testSignal)
             try await Task.sleep(for: .milliseconds(20))
-            kill(getpid(), SIGUSR2)
-            #expect(await waitUntil { recorder.count(.testSignal) > afterBurst })
+            try await posting.send(SIGUSR2, expectingPosts: afterBurst + 1)
             subscription.cancel()
             #expect(ObservedDisposition(of: SIGUSR2).isIgnored)
         }
@@ -356,4 +314,12 @@ struct SignalPostingTests {
         }
     }
     #endif
+}
+
+extension Posting {
+    /// Sends `signal` to the process and waits until `count` posts named `name` have arrived.
+    func send(_ signal: Int32, expectingPosts count: Int = 1, of name: Notification.Name = .testSignal) async throws {
+        kill(getpid(), signal)
+        try await recorder.waitForPosts(name, count: count)
+    }
 }

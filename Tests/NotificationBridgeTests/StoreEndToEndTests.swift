@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 @testable import NotificationBridge
@@ -58,7 +59,7 @@ extension SignalPostingTests {
 
             kill(getpid(), SIGUSR2)
 
-            #expect(await waitUntil { store.state.reloads >= 1 })
+            try await store.waitUntil("the reload") { store.state.reloads >= 1 }
             #expect(store.state.lastSignal == SIGUSR2)
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KatanaTestSupport
 import NotificationBridge
 import SignalTestSupport
 import Testing
@@ -10,63 +11,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held. Every wait in
-/// these tests goes through here, so a bug fails the test instead of hanging it.
-func waitUntil(
-    timeout: Duration = .seconds(5),
-    _ condition: () -> Bool
-) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !condition() {
-        if clock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-}
-
-/// A value several threads read and write, guarded by a lock.
-// @unchecked Sendable: `value` is only touched while holding `lock`.
-final class Guarded<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    // guarded by `lock`
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func get() -> Value {
-        lock.withLock { value }
-    }
-
-    func set(_ newValue: Value) {
-        lock.withLock { value = newValue }
-    }
-
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}
-
-/// Runs `body` on a thread of its own, so that a test never blocks one of Swift Testing's
-/// cooperative threads with a call that may block.
-func onOwnThread(_ body: @escaping @Sendable () -> Void) {
-    Thread { body() }.start()
-}
-
-/// Spins (on a posting thread, never a cooperative one) until `condition` holds or `timeout`
-/// passes; returns whether it held.
-func spinUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(20)
-    }
-    return true
-}
-
 /// What a test needs to know about one posted notification.
 struct RecordedPost: Sendable {
     let name: Notification.Name
@@ -75,52 +19,82 @@ struct RecordedPost: Sendable {
     let fireCount: Int?
     let fireDate: Date?
     let isOnMarkedQueue: Bool
+
+    init(_ notification: Notification) {
+        let info = notification.userInfo
+        name = notification.name
+        object = notification.object.map { ObjectIdentifier($0 as AnyObject) }
+        signal = info?[NotificationBridge.signalKey] as? Int32
+        fireCount = info?[NotificationBridge.fireCountKey] as? Int
+        fireDate = info?[NotificationBridge.fireDateKey] as? Date
+        isOnMarkedQueue = DispatchQueue.getSpecific(key: markedQueueKey) != nil
+    }
 }
 
 /// Marks a queue so that an observer can tell it runs on it.
 let markedQueueKey = DispatchSpecificKey<String>()
 
-/// Records every notification posted to a center, keeping no reference to the posted object.
-// @unchecked Sendable: `posts` is only touched while holding `lock`.
-final class PostRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    // guarded by `lock`
-    private var posts: [RecordedPost] = []
-    private var observation: NSObjectProtocol?
+/// Records every notification posted to a center, keeping no reference to the posted object; a
+/// test awaits posts with ``waitForPosts(_:count:timeout:)``, woken by each post.
+final class PostRecorder {
+    /// Every post so far, in order.
+    let posts: LockedList<RecordedPost>
+    private let center: NotificationCenter
+    private let observation: any NSObjectProtocol
 
     /// Starts recording everything posted to `center`.
     init(center: NotificationCenter) {
-        observation = center.addObserver(forName: nil, object: nil, queue: nil) {
-            [weak self] notification in
-            self?.record(notification)
-        }
+        let posts = LockedList<RecordedPost>()
+        self.posts = posts
+        self.center = center
+        observation = center.addObserver(forName: nil, object: nil, queue: nil) { posts.append(RecordedPost($0)) }
     }
 
-    private func record(_ notification: Notification) {
-        let info = notification.userInfo
-        let post = RecordedPost(
-            name: notification.name,
-            object: notification.object.map { ObjectIdentifier($0 as AnyObject) },
-            signal: info?[NotificationBridge.signalKey] as? Int32,
-            fireCount: info?[NotificationBridge.fireCountKey] as? Int,
-            fireDate: info?[NotificationBridge.fireDateKey] as? Date,
-            isOnMarkedQueue: DispatchQueue.getSpecific(key: markedQueueKey) != nil)
-        lock.withLock { posts.append(post) }
+    deinit {
+        center.removeObserver(observation)
     }
 
     /// All posts so far, in order.
     var all: [RecordedPost] {
-        lock.withLock { posts }
+        posts.all
     }
 
     /// The posts named `name`, in order.
     func posts(named name: Notification.Name) -> [RecordedPost] {
-        lock.withLock { posts.filter { $0.name == name } }
+        all.filter { $0.name == name }
     }
 
     /// How many posts named `name` arrived.
     func count(_ name: Notification.Name) -> Int {
         posts(named: name).count
+    }
+
+    /// Suspends until at least `count` posts named `name` have arrived.
+    func waitForPosts(_ name: Notification.Name, count: Int = 1, timeout: Duration = defaultTestTimeout) async throws {
+        try await posts.waitUntil("\(count) posts of \(name.rawValue)", timeout: timeout) { posts in
+            posts.lazy.filter { $0.name == name }.count >= count
+        }
+    }
+}
+
+/// A recorder and a bridge on a center of their own: where most tests start.
+struct Posting {
+    let center = NotificationCenter()
+    let recorder: PostRecorder
+    let bridge: NotificationBridge
+
+    init() {
+        recorder = PostRecorder(center: center)
+        bridge = NotificationBridge(center: center)
+    }
+
+    /// Lets a witness timer on a bridge of its own post ten times, then cancels it: posts a
+    /// cancelled subscription would still make have had the time to show by then.
+    func letAWitnessFireTenTimes() async throws {
+        let witnessBridge = NotificationBridge(center: center)
+        try witnessBridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
+        try await recorder.waitForPosts(.witness, count: 10)
+        witnessBridge.cancelAll()
     }
 }
 

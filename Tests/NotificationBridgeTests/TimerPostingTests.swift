@@ -1,152 +1,139 @@
 import Dispatch
 import Foundation
+import KatanaTestSupport
 import Testing
 
 @testable import NotificationBridge
 
-/// Counts posts per name and flags any post of a name whose subscription had already been
-/// cancelled when it arrived.
-// @unchecked Sendable: `counts`, `cancelledNames` and `violations` are only touched while holding `lock`.
-private final class CancellationChecker: @unchecked Sendable {
-    private let lock = NSLock()
-    // guarded by `lock`
-    private var counts: [Notification.Name: Int] = [:]
-    // guarded by `lock`
-    private var cancelledNames: Set<Notification.Name> = []
-    // guarded by `lock`
-    private var violations: [Notification.Name] = []
-    private var observation: NSObjectProtocol?
+/// Records every post of a center, and whether its subscription's `cancel()` had already returned
+/// when it arrived.
+private final class CancellationChecker {
+    struct Post: Sendable {
+        let name: Notification.Name
+        let afterCancel: Bool
+    }
+
+    let posts: LockedList<Post>
+    private let cancelledNames: LockedValue<Set<Notification.Name>>
+    private let center: NotificationCenter
+    private let observation: any NSObjectProtocol
 
     init(center: NotificationCenter) {
-        observation = center.addObserver(forName: nil, object: nil, queue: nil) {
-            [weak self] notification in
-            self?.record(notification.name)
+        let posts = LockedList<Post>()
+        let cancelledNames = LockedValue<Set<Notification.Name>>([])
+        self.posts = posts
+        self.cancelledNames = cancelledNames
+        self.center = center
+        observation = center.addObserver(forName: nil, object: nil, queue: nil) { notification in
+            let afterCancel = cancelledNames.withLock { $0.contains(notification.name) }
+            posts.append(Post(name: notification.name, afterCancel: afterCancel))
         }
     }
 
-    private func record(_ name: Notification.Name) {
-        lock.withLock {
-            counts[name, default: 0] += 1
-            if cancelledNames.contains(name) {
-                violations.append(name)
-            }
-        }
+    deinit {
+        center.removeObserver(observation)
     }
 
-    func count(_ name: Notification.Name) -> Int {
-        lock.withLock { counts[name, default: 0] }
+    /// Suspends until `name` has been posted at least `count` times.
+    func waitForPosts(_ name: Notification.Name, count: Int = 1) async throws {
+        try await posts.waitUntil("\(count) posts of \(name.rawValue)") { $0.lazy.filter { $0.name == name }.count >= count }
     }
 
     /// Call right after `cancel()` returned: any later post of `name` is a violation.
     func cancelReturned(for name: Notification.Name) {
-        _ = lock.withLock { cancelledNames.insert(name) }
+        _ = cancelledNames.withLock { $0.insert(name) }
     }
 
     var postsAfterCancel: [Notification.Name] {
-        lock.withLock { violations }
+        posts.all.filter(\.afterCancel).map(\.name)
     }
 }
 
 struct TimerPostingTests {
     @Test
     func repeatingTimerCountsFiresInOrder() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        let subscription = try bridge.post(.testTimer, every: .milliseconds(5))
+        let posting = Posting()
+        let subscription = try posting.bridge.post(.testTimer, every: .milliseconds(5))
 
-        #expect(await waitUntil { recorder.count(.testTimer) >= 3 })
+        try await posting.recorder.waitForPosts(.testTimer, count: 3)
         subscription.cancel()
 
-        let posts = recorder.posts(named: .testTimer)
+        let posts = posting.recorder.posts(named: .testTimer)
         #expect(posts.prefix(3).map(\.fireCount) == [1, 2, 3])
         #expect(posts.map(\.fireCount) == posts.indices.map { $0 + 1 })
         let dates = posts.compactMap(\.fireDate)
         #expect(dates.count == posts.count)
         #expect(dates == dates.sorted())
-        #expect(posts.allSatisfy { $0.object == ObjectIdentifier(bridge) && $0.signal == nil })
+        #expect(posts.allSatisfy { $0.object == ObjectIdentifier(posting.bridge) && $0.signal == nil })
     }
 
     @Test
     func repeatingTimerWithZeroFirstDelayFiresAtOnceAndKeepsGoing() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        let subscription = try bridge.post(
+        let posting = Posting()
+        let subscription = try posting.bridge.post(
             .testTimer, every: .milliseconds(2), leeway: .milliseconds(1), firstFireAfter: .zero)
 
-        #expect(await waitUntil { recorder.count(.testTimer) >= 2 })
+        try await posting.recorder.waitForPosts(.testTimer, count: 2)
         subscription.cancel()
         #expect(!subscription.isActive)
     }
 
     @Test
     func oneShotTimerFiresExactlyOnce() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        let oneShot = try bridge.post(.testTimer, after: .milliseconds(5))
+        let posting = Posting()
+        let oneShot = try posting.bridge.post(.testTimer, after: .milliseconds(5))
 
-        #expect(await waitUntil { recorder.count(.testTimer) >= 1 })
-        #expect(await waitUntil { !oneShot.isActive })
-        #expect(bridge.activeSubscriptions.isEmpty)
+        try await posting.recorder.waitForPosts(.testTimer)
+        // A one-shot ends once its post has returned: nothing signals that but the flag itself.
+        try await poll("the one-shot to end") { !oneShot.isActive }
+        #expect(posting.bridge.activeSubscriptions.isEmpty)
 
         // Let a fast witness fire many times: the one-shot must not have fired again meanwhile.
-        let witness = try bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { recorder.count(.witness) >= 10 })
-        witness.cancel()
+        try await posting.letAWitnessFireTenTimes()
 
-        let posts = recorder.posts(named: .testTimer)
+        let posts = posting.recorder.posts(named: .testTimer)
         #expect(posts.count == 1)
         #expect(posts.first?.fireCount == 1)
         #expect(posts.first?.fireDate != nil)
-        #expect(posts.first?.object == ObjectIdentifier(bridge))
+        #expect(posts.first?.object == ObjectIdentifier(posting.bridge))
     }
 
     @Test
     func oneShotTimerWithZeroDelayFires() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        try bridge.post(.testTimer, after: .zero)
+        let posting = Posting()
+        try posting.bridge.post(.testTimer, after: .zero)
 
-        #expect(await waitUntil { recorder.count(.testTimer) == 1 })
-        #expect(await waitUntil { bridge.activeSubscriptions.isEmpty })
+        try await posting.recorder.waitForPosts(.testTimer)
+        #expect(posting.recorder.count(.testTimer) == 1)
+        try await poll("the one-shot to end") { posting.bridge.activeSubscriptions.isEmpty }
     }
 
     @Test
     func droppingTheHandleKeepsTheSubscriptionActive() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        try bridge.post(.testTimer, every: .milliseconds(2), firstFireAfter: .zero)
+        let posting = Posting()
+        try posting.bridge.post(.testTimer, every: .milliseconds(2), firstFireAfter: .zero)
 
-        #expect(await waitUntil { recorder.count(.testTimer) >= 3 })
-        #expect(bridge.activeSubscriptions.count == 1)
-        bridge.cancelAll()
+        try await posting.recorder.waitForPosts(.testTimer, count: 3)
+        #expect(posting.bridge.activeSubscriptions.count == 1)
+        posting.bridge.cancelAll()
     }
 
     @Test
     func cancelAllStopsEveryTimerOfTheBridge() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
-        let first = try bridge.post(.testTimer, every: .milliseconds(1), firstFireAfter: .zero)
-        let second = try bridge.post(.testSignal, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil {
-            recorder.count(.testTimer) >= 1 && recorder.count(.testSignal) >= 1
-        })
+        let posting = Posting()
+        let recorder = posting.recorder
+        let first = try posting.bridge.post(.testTimer, every: .milliseconds(1), firstFireAfter: .zero)
+        let second = try posting.bridge.post(.testSignal, every: .milliseconds(1), firstFireAfter: .zero)
+        try await recorder.waitForPosts(.testTimer)
+        try await recorder.waitForPosts(.testSignal)
 
-        bridge.cancelAll()
+        posting.bridge.cancelAll()
         let countsAtCancel = (recorder.count(.testTimer), recorder.count(.testSignal))
         #expect(!first.isActive)
         #expect(!second.isActive)
-        #expect(bridge.activeSubscriptions.isEmpty)
+        #expect(posting.bridge.activeSubscriptions.isEmpty)
 
-        let witnessBridge = NotificationBridge(center: center)
-        try witnessBridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { recorder.count(.witness) >= 10 })
-        witnessBridge.cancelAll()
+        try await posting.letAWitnessFireTenTimes()
         #expect((recorder.count(.testTimer), recorder.count(.testSignal)) == countsAtCancel)
     }
 
@@ -161,18 +148,19 @@ struct TimerPostingTests {
             subscription = try bridge.post(
                 .testTimer, every: .milliseconds(1), firstFireAfter: .zero)
             released = bridge
-            #expect(await waitUntil { recorder.count(.testTimer) >= 1 })
+            try await recorder.waitForPosts(.testTimer)
         }
-        #expect(await waitUntil { released == nil })
+        // Nothing signals a release: the weak references are looked at until they clear.
+        try await poll("the bridge to be released") { released == nil }
         // The weak reference is cleared when the release begins; the bridge's deinit, which
         // cancels its subscriptions, may still be running on the thread that released it (a timer
         // post in progress held the last reference), so the subscription ends shortly after.
-        #expect(await waitUntil { subscription?.isActive != true })
+        try await poll("the subscription to end") { subscription?.isActive != true }
         let countAtRelease = recorder.count(.testTimer)
 
         let witnessBridge = NotificationBridge(center: center)
         try witnessBridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { recorder.count(.witness) >= 10 })
+        try await recorder.waitForPosts(.witness, count: 10)
         witnessBridge.cancelAll()
         #expect(recorder.count(.testTimer) == countAtRelease)
     }
@@ -189,7 +177,7 @@ struct TimerPostingTests {
                 name, every: .milliseconds(1), firstFireAfter: .zero)
             if iteration.isMultiple(of: 2) {
                 // Cancel while the timer is known to be firing.
-                #expect(await waitUntil { checker.count(name) >= 1 })
+                try await checker.waitForPosts(name)
             }
             subscription.cancel()
             checker.cancelReturned(for: name)
@@ -197,32 +185,29 @@ struct TimerPostingTests {
 
         // Give stray timer events the chance to show up before judging.
         try bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { checker.count(.witness) >= 10 })
+        try await checker.waitForPosts(.witness, count: 10)
         bridge.cancelAll()
         #expect(checker.postsAfterCancel.isEmpty)
     }
 
     @Test
     func observerMayCancelTheSubscriptionWhileHandlingItsPost() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
+        let posting = Posting()
+        let bridge = posting.bridge
         // Observe before subscribing, so that the very first post cancels.
-        let observation = center.addObserver(forName: .testTimer, object: nil, queue: nil) { _ in
+        let observation = posting.center.addObserver(forName: .testTimer, object: nil, queue: nil) { _ in
             for subscription in bridge.activeSubscriptions where subscription.name == .testTimer {
                 subscription.cancel()
             }
         }
-        defer { center.removeObserver(observation) }
+        defer { posting.center.removeObserver(observation) }
         let subscription = try bridge.post(
             .testTimer, every: .milliseconds(1), firstFireAfter: .zero)
 
-        #expect(await waitUntil { !subscription.isActive })
-        let witnessBridge = NotificationBridge(center: center)
-        try witnessBridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { recorder.count(.witness) >= 10 })
-        witnessBridge.cancelAll()
-        #expect(recorder.count(.testTimer) == 1)
+        try await posting.recorder.waitForPosts(.testTimer)
+        try await poll("the subscription to end") { !subscription.isActive }
+        try await posting.letAWitnessFireTenTimes()
+        #expect(posting.recorder.count(.testTimer) == 1)
     }
 
     @Test
@@ -235,7 +220,8 @@ struct TimerPostingTests {
         #expect(bridge.queue === queue)
         try bridge.post(.testTimer, after: .zero)
 
-        #expect(await waitUntil { recorder.count(.testTimer) == 1 })
+        try await recorder.waitForPosts(.testTimer)
+        #expect(recorder.count(.testTimer) == 1)
         #expect(recorder.posts(named: .testTimer).allSatisfy { $0.isOnMarkedQueue })
     }
 

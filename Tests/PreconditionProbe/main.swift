@@ -1,5 +1,6 @@
 import Foundation
 import Katana
+import KatanaTestSupport
 
 // Makes one of the store's documented programming errors, chosen by the first argument, so that
 // `StorePreconditionTests` can check that the process stops with the message naming the fix, in a
@@ -28,18 +29,12 @@ struct NeverExecutor: Executor {
     func executeSync<T>(_ block: () throws -> T) rethrows -> T { try block() }
 }
 
-/// Holds the store for an updater that reads it.
-final class StoreBox: @unchecked Sendable {
-    // @unchecked: set once, before the only dispatch that reads it.
-    var store: ProbeStore?
-}
-
-/// Reads the store's state in the middle of its own update.
+/// Reads the store's state in the middle of its own update (the store is put in `box` once made).
 struct ReadsTheStore: StateUpdater {
-    let box: StoreBox
+    let box: LockedValue<ProbeStore?>
     func updateState(_ state: inout ProbeState) {
         state.counter += 1
-        if let store = box.store {
+        if let store = box.value {
             state.counter = store.state.counter
         }
     }
@@ -63,9 +58,9 @@ case "before-ready":
     )
     print(store.state.counter)
 case "inside-updater":
-    let box = StoreBox()
+    let box = LockedValue<ProbeStore?>(nil)
     let store = ProbeStore()
-    box.store = store
+    box.withLock { $0 = store }
     try store.dispatch(ReadsTheStore(box: box)).wait(timeout: .seconds(10))
 case "through-dependencies":
     let store = ProbeStore()

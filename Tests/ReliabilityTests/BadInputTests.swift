@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import NotificationBridge
 import Testing
 
@@ -50,16 +51,16 @@ extension ReliabilityStorms {
         }
 
         @Test func storeBadInput_1000OfEachCase_interleavedWithValidItemsFrom6Threads_eachRejectedWithItsError() async throws {
-            let reports = Shared<[String]>([])
-            let foreignRuleFired = Counter()
-            let ownRuleFired = Counter()
+            let reports = LockedValue<[String]>([])
+            let foreignRuleFired = LockedValue(0)
+            let ownRuleFired = LockedValue(0)
             let store = LoadStore(
                 interceptors: [
                     ObserverInterceptor.observe(notificationCenter: NotificationCenter(), reporter: { message in
-                        reports.mutate { $0.append(message) }
+                        reports.withLock { $0.append(message) }
                     }) {
-                        OnChange(of: \ForeignState.value) { _, _ in foreignRuleFired.increment(); return nil }
-                        OnChange(of: \LoadState.total) { _, _ in ownRuleFired.increment(); return nil }
+                        OnChange(of: \ForeignState.value) { _, _ in foreignRuleFired.withLock { $0 += 1 }; return nil }
+                        OnChange(of: \LoadState.total) { _, _ in ownRuleFired.withLock { $0 += 1 }; return nil }
                     },
                 ],
                 stateInitializer: { LoadState() },
@@ -100,7 +101,7 @@ extension ReliabilityStorms {
                 }
             }
             #expect(finished)
-            #expect(await waitUntil { ledger.settledCount == count }, "settled \(ledger.settledCount) of \(count)")
+            #expect(await ledger.allSettled(), "settled \(ledger.settledCount) of \(count)")
             #expect(ledger.settledMoreThanOnce == 0)
 
             var wrong: [String] = []
@@ -133,17 +134,17 @@ extension ReliabilityStorms {
             // The valid items were all applied, and nothing else touched the state.
             let valid = cases.count * Self.repetitions
             #expect(store.state == LoadState(seq: valid, total: valid))
-            #expect(await waitUntil { checker.callCount == valid })
+            try await store.waitUntil("the listener to hear every valid item", timeout: reliabilityTimeout) { checker.callCount == valid }
             #expect(checker.problems.isEmpty, "\(checker.problems)")
             // The store keeps working.
-            try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 1)).wait(timeout: reliabilityTimeout) }
+            try await store.dispatch(Add(id: -1, amount: 1)).settled()
             #expect(store.state.total == valid + 1)
 
             // The observer rule for another state type: reported exactly once, never fired; the
             // store's own rule fired for every update.
-            #expect(await waitUntil { ownRuleFired.value == valid + 1 })
+            try await store.waitUntil("the store's own rule to fire for every update", timeout: reliabilityTimeout) { ownRuleFired.value == valid + 1 }
             #expect(foreignRuleFired.value == 0)
-            let received = reports.get()
+            let received = reports.value
             #expect(received.count == 1)
             #expect(received.first.map { $0.contains("ForeignState") && $0.contains("LoadState") } == true, "\(received)")
         }
@@ -153,29 +154,29 @@ extension ReliabilityStorms {
         /// the store works.
         @Test func observerRuleForAnotherStateType_in1000StoresFrom4Threads_reportedOncePerStore() async throws {
             let stores = Self.repetitions
-            let reports = Shared(Array(repeating: [String](), count: stores))
-            let foreignRuleFired = Counter()
-            let failures = Shared<[String]>([])
+            let reports = LockedValue(Array(repeating: [String](), count: stores))
+            let foreignRuleFired = LockedValue(0)
+            let failures = LockedValue<[String]>([])
             let finished = await runConcurrently(threads: 4) { thread in
                 for index in stride(from: thread, to: stores, by: 4) {
                     let store = LoadStore(interceptors: [
                         ObserverInterceptor.observe(notificationCenter: NotificationCenter(), reporter: { message in
-                            reports.mutate { $0[index].append(message) }
+                            reports.withLock { $0[index].append(message) }
                         }) {
-                            OnChange(of: \ForeignState.value) { _, _ in foreignRuleFired.increment(); return nil }
+                            OnChange(of: \ForeignState.value) { _, _ in foreignRuleFired.withLock { $0 += 1 }; return nil }
                         },
                     ])
                     do {
                         try store.dispatch(Add(id: index, amount: 2)).wait(timeout: reliabilityTimeout)
-                        if store.state.total != 2 { failures.mutate { $0.append("store \(index): \(store.state)") } }
+                        if store.state.total != 2 { failures.withLock { $0.append("store \(index): \(store.state)") } }
                     } catch {
-                        failures.mutate { $0.append("store \(index): \(error)") }
+                        failures.withLock { $0.append("store \(index): \(error)") }
                     }
                 }
             }
             #expect(finished)
-            #expect(failures.get().isEmpty, "\(failures.get().prefix(5))")
-            let received = reports.get()
+            #expect(failures.value.isEmpty, "\(failures.value.prefix(5))")
+            let received = reports.value
             #expect(received.allSatisfy { $0.count == 1 }, "report counts \(Set(received.map(\.count)))")
             #expect(received.allSatisfy { $0.first?.contains("ForeignState") == true && $0.first?.contains("LoadState") == true })
             #expect(foreignRuleFired.value == 0)
@@ -191,9 +192,9 @@ extension ReliabilityStorms {
             let center = NotificationCenter()
             let bridge = NotificationBridge(center: center)
             let validName = Notification.Name("ReliabilityTests.badInput.valid")
-            let posts = Counter()
+            let posts = LockedList<String>()
             let observation = center.addObserver(forName: validName, object: bridge, queue: nil) { _ in
-                posts.increment()
+                posts.append("posted")
             }
             defer { center.removeObserver(observation) }
 
@@ -203,9 +204,9 @@ extension ReliabilityStorms {
             let nonPositive: [Duration] = [.zero, .seconds(-1), .nanoseconds(-1)]
             let negative: [Duration] = [.milliseconds(-1), .nanoseconds(-1), .seconds(-3600)]
             let valid = NotificationBridge.validSignals
-            let results = Shared(Array<String?>(repeating: nil, count: count))
-            let expected = Shared(Array<String?>(repeating: nil, count: count))
-            let validCreated = Counter()
+            let results = LockedValue(Array<String?>(repeating: nil, count: count))
+            let expected = LockedValue(Array<String?>(repeating: nil, count: count))
+            let validCreated = LockedValue(0)
             let finished = await runConcurrently(threads: 4) { thread in
                 for index in stride(from: thread, to: count, by: 4) {
                     let step = index / 2
@@ -215,7 +216,7 @@ extension ReliabilityStorms {
                         if index % 2 == 0 {
                             want = nil
                             try bridge.post(validName, after: .zero)
-                            validCreated.increment()
+                            validCreated.withLock { $0 += 1 }
                         } else {
                             switch cases[step % cases.count] {
                             case .sigkill:
@@ -248,13 +249,13 @@ extension ReliabilityStorms {
                     } catch {
                         outcome = "other \(error)"
                     }
-                    results.mutate { $0[index] = outcome }
-                    expected.mutate { $0[index] = want.map { "\($0)" } ?? "ok" }
+                    results.withLock { $0[index] = outcome }
+                    expected.withLock { $0[index] = want.map { "\($0)" } ?? "ok" }
                 }
             }
             #expect(finished)
-            let got = results.get()
-            let want = expected.get()
+            let got = results.value
+            let want = expected.value
             let mismatches = (0..<count).filter { got[$0] != want[$0] }
             #expect(mismatches.isEmpty, "\(mismatches.prefix(5).map { "\($0): \(got[$0] ?? "nil") != \(want[$0] ?? "nil")" })")
             #expect(got.filter { $0 == "ok" }.count == cases.count * Self.repetitions)
@@ -262,10 +263,11 @@ extension ReliabilityStorms {
             // Every valid one-shot timer posted exactly once, and then let go of its subscription.
             let validCount = cases.count * Self.repetitions
             #expect(validCreated.value == validCount)
-            #expect(await waitUntil { posts.value == validCount }, "posted \(posts.value) of \(validCount)")
-            bridge.queue.sync {}
-            #expect(posts.value == validCount)
-            #expect(await waitUntil { bridge.activeSubscriptions.isEmpty })
+            #expect((try? await posts.waitForCount(validCount, timeout: reliabilityTimeout)) != nil, "posted \(posts.count) of \(validCount)")
+            await drain(bridge.queue)
+            #expect(posts.count == validCount)
+            // A one-shot lets go of its subscription once its post has returned: nothing signals it.
+            try await poll("every one-shot to let go of its subscription", timeout: reliabilityTimeout) { bridge.activeSubscriptions.isEmpty }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// Dispatches an updater and blocks on it.
@@ -29,10 +30,9 @@ extension ReliabilityStorms {
         @Test func sideEffectsBlockingOnNestedSideEffects_256AtOnce_allCompleteAndApplyTheirUpdaters() async throws {
             let store = LoadStore()
             let outers = (0 ..< Self.outerCount).map { store.dispatch(OuterBlockingSideEffect(id: $0)) }
-            let settled = await waitUntil { outers.allSatisfy { !$0.isPending } }
-            #expect(settled)
+            try await store.waitUntil("every outer side effect to settle", timeout: reliabilityTimeout) { outers.allSatisfy { !$0.isPending } }
             for promise in outers {
-                #expect(throws: Never.self) { try promise.wait(timeout: .seconds(1)) }
+                await #expect(throws: Never.self) { try await promise.value }
             }
             #expect(store.state.seq == Self.outerCount)
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// An async side effect that naps (cancellably) and returns `amount`.
@@ -23,11 +24,11 @@ final class Kilobyte: Equatable, Sendable {
     init(fill: UInt8, census: Census) {
         bytes = [UInt8](repeating: fill, count: 1024)
         self.census = census
-        census.alive.mutate { $0 += 1 }
+        census.alive.withLock { $0 += 1 }
     }
 
     deinit {
-        census.alive.mutate { $0 -= 1 }
+        census.alive.withLock { $0 -= 1 }
     }
 
     static func == (lhs: Kilobyte, rhs: Kilobyte) -> Bool {
@@ -37,7 +38,7 @@ final class Kilobyte: Equatable, Sendable {
 
 /// The number of `Kilobyte`s alive, one census per test.
 final class Census: Sendable {
-    let alive = Shared(0)
+    let alive = LockedValue(0)
 }
 
 /// A state whose every value owns a kilobyte of its own, so that keeping many states costs memory.
@@ -71,8 +72,15 @@ extension ReliabilityStorms {
             )
             let ledger = PromiseLedger(count: count)
             let callbacks = CallbackQueues(label: "ReliabilityTests.cancelStorm.callbacks")
-            let cancellers = Shared<[@Sendable () -> Void]>([])
-            let updaterAmounts = Shared<[Int: Int]>([:])
+            let cancellers = LockedValue<[@Sendable () -> Void]>([])
+            // Signalled once per canceller added: the cancelling thread waits on it when it has
+            // caught up, so that it does not take a core from the dispatching thread.
+            let added = DispatchSemaphore(value: 0)
+            let cancelLater: @Sendable (@escaping @Sendable () -> Void) -> Void = { cancel in
+                cancellers.withLock { $0.append(cancel) }
+                added.signal()
+            }
+            let updaterAmounts = LockedValue<[Int: Int]>([:])
 
             let finished = await runConcurrently(threads: 2) { thread in
                 if thread == 0 {
@@ -81,49 +89,48 @@ extension ReliabilityStorms {
                         switch Int.random(in: 0..<4, using: &random) {
                         case 0, 1:
                             let amount = Int.random(in: 1...9, using: &random)
-                            updaterAmounts.mutate { $0[index] = amount }
+                            updaterAmounts.withLock { $0[index] = amount }
                             let promise = store.dispatch(Add(id: index, amount: amount))
                             ledger.watch(promise, index: index, on: callbacks) { _ in amount }
-                            cancellers.mutate { $0.append { promise.cancel() } }
+                            cancelLater { promise.cancel() }
                         case 2:
                             let promise = store.dispatch(Nap(id: index, amount: index))
                             ledger.watch(promise, index: index, on: callbacks) { $0 }
-                            cancellers.mutate { $0.append { promise.cancel() } }
+                            cancelLater { promise.cancel() }
                         default:
                             let promise = store.dispatch(Touch(id: index))
                             ledger.watch(promise, index: index, on: callbacks) { _ in nil }
-                            cancellers.mutate { $0.append { promise.cancel() } }
+                            cancelLater { promise.cancel() }
                         }
                     }
                 } else {
                     // Cancels each dispatch as soon as it exists, racing with its handling.
                     // Takes only the new ones (holding a copy of the whole list would make each append
-                    // copy it), and naps briefly when there are none, so that it does not take a core
-                    // from the dispatching thread.
+                    // copy it), and waits for the next one when there are none.
                     var next = 0
                     let deadline = ContinuousClock.now + reliabilityTimeout
                     while next < count, ContinuousClock.now < deadline {
-                        let batch = cancellers.mutate { list in Array(list[next...]) }
+                        let batch = cancellers.withLock { list in Array(list[next...]) }
                         for cancel in batch {
                             cancel()
                         }
                         next += batch.count
                         if batch.isEmpty {
-                            usleep(50)
+                            _ = added.wait(timeout: .now() + 1)
                         }
                     }
                 }
             }
             #expect(finished)
-            #expect(await waitUntil { ledger.settledCount == count })
+            #expect(await ledger.allSettled(), "settled \(ledger.settledCount) of \(count)")
             #expect(ledger.settledMoreThanOnce == 0)
-            #expect(await waitUntil { store.activeSideEffectCount == 0 })
+            try await store.waitUntil("every side effect to end", timeout: reliabilityTimeout) { store.activeSideEffectCount == 0 }
 
             // The state holds exactly the updaters whose promises were fulfilled.
             var expectedTotal = 0
             var applied = 0
             var cancelled = 0
-            for (index, amount) in updaterAmounts.get() {
+            for (index, amount) in updaterAmounts.value {
                 switch ledger.outcome(index) {
                 case .fulfilled:
                     expectedTotal += amount
@@ -154,27 +161,27 @@ extension ReliabilityStorms {
                 let perRound = 2_000
                 let ledger = PromiseLedger(count: perRound)
                 let callbacks = CallbackQueues(label: "ReliabilityTests.shutdownStorm.callbacks")
-                let dispatched = Counter()
+                let dispatched = LockedList<Int>()
                 let dispatcher = Task.detached {
-                    try await onThreadOfItsOwn {
+                    try await onThreadOfItsOwn("the dispatching thread", timeout: reliabilityTimeout) {
                         for index in 0..<perRound {
                             if index.isMultiple(of: 3) {
                                 ledger.watch(store.dispatch(Nap(id: index, amount: index)), index: index, on: callbacks) { $0 }
                             } else {
                                 ledger.watch(store.dispatch(Add(id: index, amount: 1)), index: index, on: callbacks) { _ in 1 }
                             }
-                            dispatched.increment()
+                            dispatched.append(index)
                         }
                     }
                 }
-                #expect(await waitUntil { dispatched.value >= perRound / 4 })
+                try await dispatched.waitForCount(perRound / 4, timeout: reliabilityTimeout)
                 let mode: ShutdownMode = round.isMultiple(of: 2) ? .finishWork : .cancelWork
                 let report = await store.shutdown(mode, deadline: .seconds(60))
                 let stateAtShutdown = store.state
                 try await dispatcher.value
 
                 #expect(report.stillRunning == 0)
-                #expect(await waitUntil { ledger.settledCount == perRound })
+                #expect(await ledger.allSettled(), "settled \(ledger.settledCount) of \(perRound)")
                 #expect(ledger.settledMoreThanOnce == 0)
                 #expect(store.activeSideEffectCount == 0)
                 #expect(store.state == stateAtShutdown)
@@ -235,19 +242,17 @@ extension ReliabilityStorms {
             store.addListener { _, _ in }
             var samples: [Int] = []
             for start in stride(from: 0, to: total, by: Self.chunk) {
-                try await onThreadOfItsOwn {
-                    var last: Promise<Void>?
-                    for _ in 0..<Self.chunk {
-                        last = store.dispatch(BulkyTick(census: census))
-                    }
-                    try last?.wait(timeout: reliabilityTimeout)
+                var last: Promise<Void>?
+                for _ in 0..<Self.chunk {
+                    last = store.dispatch(BulkyTick(census: census))
                 }
+                _ = try await last?.settled()
                 if (start / Self.chunk + 1).isMultiple(of: 10) {
-                    samples.append(census.alive.get())
+                    samples.append(census.alive.value)
                 }
             }
             await store.shutdown()
-            samples.append(census.alive.get())
+            samples.append(census.alive.value)
             var seen: [(old: BulkyState, new: BulkyState)] = []
             for await change in updates {
                 seen.append(change)

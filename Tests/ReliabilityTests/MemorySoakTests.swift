@@ -1,7 +1,8 @@
 import Foundation
 import Katana
-import Testing
+import KatanaTestSupport
 import TestProgramSupport
+import Testing
 
 extension ReliabilityStorms {
     /// Item 5: a million updater dispatches leave nothing behind per dispatch.

@@ -32,16 +32,15 @@ extension ReliabilityStorms {
             // The store keeps serving (negative ids are never faulted; -10 % 5 == 0 fires one rule): every kind of item still works after the faults.
             let store = try #require(harness.store)
             let before = store.state
-            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
-            try await onThreadOfItsOwn { try store.dispatch(Add(id: -1, amount: 5)).wait(timeout: reliabilityTimeout) }
-            #expect(try await onThreadOfItsOwn { try store.dispatch(Compute(id: -10, amount: 4)).wait(timeout: reliabilityTimeout) } == 8)
-            #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).value == 3)
-            #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).value == 3)
+            try await store.dispatch(Add(id: -1, amount: 5)).settled()
+            #expect(try await store.dispatch(Compute(id: -10, amount: 4)).settled() == 8)
+            #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).settled() == 3)
+            #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).settled() == 3)
             await #expect(throws: InjectedFault(id: -5)) {
-                try await onThreadOfItsOwn { try store.dispatch(Touch(id: -5, fails: true)).wait(timeout: reliabilityTimeout) }
+                try await store.dispatch(Touch(id: -5, fails: true)).settled()
             }
             // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
-            #expect(await waitUntil { store.state.seq == before.seq + 3 })
+            try await store.waitUntil("the three updates", timeout: reliabilityTimeout) { store.state.seq == before.seq + 3 }
             #expect(store.state.total == before.total + 5 + 1 + 3)
         }
 
@@ -51,13 +50,15 @@ extension ReliabilityStorms {
             #expect(await harness.dispatchAll(), "dispatching threads did not finish in time")
 
             let count = harness.items.count
-            #expect(await waitUntil { harness.ledger.settledCount == count }, "settled \(harness.ledger.settledCount) of \(count)")
+            #expect(await harness.ledger.allSettled(), "settled \(harness.ledger.settledCount) of \(count)")
             let expected = harness.expected
-            #expect(await waitUntil { store.state.seq == expected.seq }, "seq \(store.state.seq), expected \(expected.seq)")
-            #expect(await waitUntil { harness.listeners.allSatisfy { $0.callCount >= expected.seq } })
-            #expect(await waitUntil {
-                (harness.seqChangeHits + harness.stateChangeHits).allSatisfy { $0.value >= expected.seq }
-            })
+            // The listeners and the rules' reactions are the store's work too: its activity signal
+            // wakes the wait each time they run out of it.
+            try await store.waitUntil("seq \(expected.seq), every listener call and rule reaction", timeout: reliabilityTimeout) {
+                store.state.seq == expected.seq
+                    && harness.listeners.allSatisfy { $0.callCount >= expected.seq }
+                    && (harness.seqChangeHits + harness.stateChangeHits).allSatisfy { $0.value >= expected.seq }
+            }
 
             // Final state: the sum of all updates.
             #expect(store.state == LoadState(seq: expected.seq, total: expected.total))

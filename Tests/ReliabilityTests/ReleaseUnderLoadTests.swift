@@ -3,6 +3,7 @@ import Foundation
 import Katana
 import KatanaLegacy
 import KatanaObservers
+import KatanaTestSupport
 import NotificationBridge
 import Testing
 
@@ -42,10 +43,10 @@ typealias BridgedStore = Store<LoadState, BridgedDependencies>
 /// Blocks the store's updater queue until the test opens the gate (or 300 s pass: a safety net
 /// long enough for 10,000 dispatches under the thread sanitizer on a loaded machine).
 struct Gate: StateUpdater {
-    let entered: DispatchSemaphore
+    let entered: LockedList<String>
     let release: DispatchSemaphore
     func updateState(_ state: inout LoadState) {
-        entered.signal()
+        entered.append("entered")
         _ = release.wait(timeout: .now() + 300)
     }
 }
@@ -87,16 +88,16 @@ extension ReliabilityStorms {
 
         /// Builds a store whose only strong reference is in `holder`.
         private func makeStore(
-            holder: Shared<BridgedStore?>,
-            afterwardsRuleFired: Counter,
-            heartbeats: Counter,
+            holder: LockedValue<BridgedStore?>,
+            afterwardsRuleFired: LockedValue<Int>,
+            heartbeats: LockedValue<Int>,
             executor: (any Executor)?
         ) throws -> Weak {
             let probe = InterceptorProbe()
             let probing: StoreInterceptor = { _ in { next in { item in _ = probe; try next(item) } } }
             let observer = ObserverInterceptor.observe(notificationCenter: releaseCenter, reporter: { _ in }) {
-                OnNotification(.releaseHeartbeat) { _ in heartbeats.increment(); return RuleAdd(amount: 1) }
-                OnNotification(.releaseAfterwards) { _ in afterwardsRuleFired.increment(); return RuleAdd(amount: 1) }
+                OnNotification(.releaseHeartbeat) { _ in heartbeats.withLock { $0 += 1 }; return RuleAdd(amount: 1) }
+                OnNotification(.releaseAfterwards) { _ in afterwardsRuleFired.withLock { $0 += 1 }; return RuleAdd(amount: 1) }
             }
             let configuration = executor.map { BridgedStore.Configuration(stateInitializerAsyncProvider: $0) } ?? .init()
             let store = BridgedStore(
@@ -113,34 +114,20 @@ extension ReliabilityStorms {
                 heartbeat: WeakBox(heartbeat),
                 probe: WeakBox(probe)
             )
-            holder.mutate { $0 = store }
+            holder.withLock { $0 = store }
             return weak
         }
 
         /// Dispatches the mix of 10,000 items from 4 threads; returns the promises' ledger and plan.
-        private func dispatchPending(to holder: Shared<BridgedStore?>) async throws -> (PromiseLedger, [PlannedItem]) {
+        private func dispatchPending(to holder: LockedValue<BridgedStore?>) async throws -> (PromiseLedger, [PlannedItem]) {
             let items = (0..<Self.pendingItems).map { PlannedItem(id: $0, faults: false) }
             let ledger = PromiseLedger(count: items.count)
             let queue = CallbackQueues(label: "ReliabilityTests.release.promises")
-            let store = try #require(holder.get())
+            let store = try #require(holder.value)
             let perThread = items.count / 4
             let finished = await runConcurrently(threads: 4) { thread in
                 for index in (thread * perThread)..<((thread + 1) * perThread) {
-                    let item = items[index]
-                    switch item.kind {
-                    case .add:
-                        ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
-                    case .legacyAdd:
-                        ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
-                    case .compute:
-                        ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
-                    case .touch:
-                        ledger.watch(store.anyDispatch(Touch(id: item.id)), index: index, on: queue) { _ in nil }
-                    case .asyncDeposit:
-                        ledger.watch(store.dispatch(AsyncDeposit(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
-                    case .asyncCompute:
-                        ledger.watch(store.dispatch(AsyncCompute(id: item.id, amount: item.amount)), index: index, on: queue) { $0 }
-                    }
+                    items[index].dispatch(to: store, watchedBy: ledger, as: index, on: queue)
                 }
             }
             #expect(finished)
@@ -148,8 +135,8 @@ extension ReliabilityStorms {
         }
 
         /// Drops the only strong reference from a thread of its own; the items waiting keep the store.
-        private func dropReference(_ holder: Shared<BridgedStore?>, weak: Weak) async {
-            let released = await runConcurrently(threads: 1) { _ in holder.mutate { $0 = nil } }
+        private func dropReference(_ holder: LockedValue<BridgedStore?>, weak: Weak) async {
+            let released = await runConcurrently(threads: 1) { _ in holder.withLock { $0 = nil } }
             #expect(released)
             #expect(weak.store.value != nil, "the store went while its items waited")
         }
@@ -159,7 +146,7 @@ extension ReliabilityStorms {
         /// `LoadDependencies` are handled and rejected because this store's dependencies are
         /// `BridgedDependencies` (what matters here is that they reached the store, not what they did).
         private func expectAllHandled(_ ledger: PromiseLedger, _ items: [PlannedItem]) async {
-            #expect(await waitUntil { ledger.settledCount == items.count }, "settled \(ledger.settledCount) of \(items.count)")
+            #expect(await ledger.allSettled(), "settled \(ledger.settledCount) of \(items.count)")
             #expect(ledger.settledMoreThanOnce == 0)
             var wrong: [String] = []
             for (index, item) in items.enumerated() {
@@ -184,12 +171,18 @@ extension ReliabilityStorms {
 
         /// The store, its dependencies, its bridge and the bridge's subscription, and its interceptor
         /// chain are all deallocated; the observer's notification observers are gone.
-        private func expectEverythingFreed(_ weak: Weak, afterwardsRuleFired: Counter, heartbeats: Counter) async throws {
-            #expect(await waitUntil { weak.store.value == nil }, "the store outlived its work")
-            #expect(await waitUntil { weak.dependencies.value == nil }, "dependencies leaked")
-            #expect(await waitUntil { weak.bridge.value == nil }, "bridge leaked")
-            #expect(await waitUntil { weak.heartbeat.value == nil }, "bridge subscription leaked")
-            #expect(await waitUntil { weak.probe.value == nil }, "interceptor chain leaked")
+        private func expectEverythingFreed(_ weak: Weak, afterwardsRuleFired: LockedValue<Int>, heartbeats: LockedValue<Int>) async throws {
+            // Nothing signals a deallocation: the weak references are looked at until they clear.
+            let released: [(String, () -> Bool)] = [
+                ("the store outlived its work", { weak.store.value == nil }),
+                ("dependencies leaked", { weak.dependencies.value == nil }),
+                ("bridge leaked", { weak.bridge.value == nil }),
+                ("bridge subscription leaked", { weak.heartbeat.value == nil }),
+                ("interceptor chain leaked", { weak.probe.value == nil }),
+            ]
+            for (problem, isReleased) in released {
+                #expect((try? await poll("the release, lest \(problem)", timeout: reliabilityTimeout, isReleased)) != nil, "\(problem)")
+            }
             // The observer's notification observers are removed: a post dispatches nothing.
             releaseCenter.post(name: .releaseAfterwards, object: nil)
             #expect(afterwardsRuleFired.value == 0)
@@ -200,37 +193,37 @@ extension ReliabilityStorms {
         }
 
         @Test func releasedWhileItsQueueIsBusy_10000PendingItemsAllHandled_thenEverythingDeallocated() async throws {
-            let holder = Shared<BridgedStore?>(nil)
-            let afterwards = Counter()
-            let heartbeats = Counter()
+            let holder = LockedValue<BridgedStore?>(nil)
+            let afterwards = LockedValue(0)
+            let heartbeats = LockedValue(0)
             let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: nil)
-            // The heartbeat really reaches the store through the observer while it runs.
-            #expect(await waitUntil { heartbeats.value >= 3 })
+            // The heartbeat really reaches the store through the observer while it runs. (No
+            // reference to the store is kept here: the holder's must be the only one.)
+            try await #require(holder.value).waitUntil("three heartbeats", timeout: reliabilityTimeout) { heartbeats.value >= 3 }
 
-            let entered = DispatchSemaphore(value: 0)
+            let entered = LockedList<String>()
             let gate = DispatchSemaphore(value: 0)
-            let gatePromise = try #require(holder.get()).dispatch(Gate(entered: entered, release: gate))
-            // Blocking waits run on a thread of their own, never on one of Swift concurrency's few.
-            #expect(try await onThreadOfItsOwn { entered.wait(timeout: .now() + 60) == .success }, "the gate updater never ran")
+            let gatePromise = try #require(holder.value).dispatch(Gate(entered: entered, release: gate))
+            #expect((try? await entered.waitForCount(1, timeout: .seconds(60))) != nil, "the gate updater never ran")
 
             let (ledger, items) = try await dispatchPending(to: holder)
             #expect(ledger.settledCount == 0, "items were handled while the queue was blocked")
 
             await dropReference(holder, weak: weak)
             gate.signal()
-            await #expect(throws: Never.self) { try await onThreadOfItsOwn { try gatePromise.wait(timeout: reliabilityTimeout) } }
+            await #expect(throws: Never.self) { try await gatePromise.settled() }
 
             await expectAllHandled(ledger, items)
             try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)
         }
 
         @Test func releasedBeforeItWasReady_10000PendingItemsAllHandledOnceReady_thenEverythingDeallocated() async throws {
-            let holder = Shared<BridgedStore?>(nil)
-            let afterwards = Counter()
-            let heartbeats = Counter()
+            let holder = LockedValue<BridgedStore?>(nil)
+            let afterwards = LockedValue(0)
+            let heartbeats = LockedValue(0)
             let executor = DeferredExecutor()
             let weak = try makeStore(holder: holder, afterwardsRuleFired: afterwards, heartbeats: heartbeats, executor: executor)
-            #expect(holder.get()?.isReady == false)
+            #expect(holder.value?.isReady == false)
 
             let (ledger, items) = try await dispatchPending(to: holder)
             #expect(ledger.settledCount == 0, "items were handled before the store was ready")

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KatanaTestSupport
 import NotificationBridge
 import SignalTestSupport
 import Testing
@@ -13,14 +14,15 @@ extension Notification.Name {
     static let stormWitness = Notification.Name("ReliabilityTests.storm.witness")
 }
 
-/// Counts posts per name and flags any post of a watched name that arrives after its
+/// Records the name of every post, and flags any post of `.stormCancelled` that arrives after its
 /// subscription's `cancel()` returned.
 final class StormRecorder: @unchecked Sendable {
-    // @unchecked: every property is only touched while holding `lock` (observation: set once in init).
-    private let lock = NSLock()
-    private var counts: [Notification.Name: Int] = [:]
-    private var cancelReturned = false
-    private var lateForCancelled = 0
+    // @unchecked: its properties are constants of Sendable types, but for `observation`, which is
+    // only used to remove the observer.
+    /// Every post's name, in order: a test awaits a count, woken by each post.
+    let posts = LockedList<Notification.Name>()
+    private let cancelReturned = LockedValue(false)
+    private let lateForCancelled = LockedValue(0)
     private var observation: (any NSObjectProtocol)?
     private let center: NotificationCenter
 
@@ -36,15 +38,20 @@ final class StormRecorder: @unchecked Sendable {
     }
 
     private func record(_ name: Notification.Name) {
-        lock.withLock {
-            counts[name, default: 0] += 1
-            if name == .stormCancelled, cancelReturned { lateForCancelled += 1 }
-        }
+        if name == .stormCancelled, cancelReturned.value { lateForCancelled.withLock { $0 += 1 } }
+        posts.append(name)
     }
 
-    func count(_ name: Notification.Name) -> Int { lock.withLock { counts[name, default: 0] } }
-    func markCancelReturned() { lock.withLock { cancelReturned = true } }
-    var postsAfterCancel: Int { lock.withLock { lateForCancelled } }
+    func count(_ name: Notification.Name) -> Int { posts.all.count { $0 == name } }
+    func markCancelReturned() { cancelReturned.withLock { $0 = true } }
+    var postsAfterCancel: Int { lateForCancelled.value }
+
+    /// Suspends until more than `count` posts named `name` have arrived.
+    func waitForMore(than count: Int, of name: Notification.Name) async throws {
+        try await posts.waitUntil("more than \(count) posts of \(name.rawValue)", timeout: reliabilityTimeout) { posts in
+            posts.count { $0 == name } > count
+        }
+    }
 }
 
 extension ReliabilityStorms {
@@ -83,57 +90,58 @@ extension ReliabilityStorms {
             let witness = try witnessBridge.post(.stormWitness, onSignal: SIGUSR1)
             defer { witness.cancel() }
 
-            let sent = Counter()
-            let failedKills = Counter()
-            let cancelDone = Shared(false)
-            let atCancel = Shared((cancelled: 0, witness: 0, sent: 0))
+            let sent = LockedValue(0)
+            let failedKills = LockedValue(0)
+            let atCancel = LockedValue((cancelled: 0, witness: 0, sent: 0))
             let half = Self.signals / 2
             let quarter = half / 2
+            let cancelAt = half + half / 10
+            // Signalled when the signal the cancel waits for has been sent, and when the cancel has
+            // returned: the threads that wait for them block on them, woken at that moment.
+            let cancelMoment = DispatchSemaphore(value: 0)
+            let cancelDone = DispatchSemaphore(value: 0)
             let sendOne: @Sendable () -> Void = {
-                if kill(getpid(), SIGUSR1) != 0 { failedKills.increment() }
-                sent.increment()
+                if kill(getpid(), SIGUSR1) != 0 { failedKills.withLock { $0 += 1 } }
+                if sent.withLock({ $0 += 1; return $0 }) == cancelAt { cancelMoment.signal() }
             }
 
             // First half of the storm, from two threads, with both subscriptions.
             #expect(await runConcurrently(threads: 2) { _ in for _ in 0..<quarter { sendOne() } })
-            #expect(await waitUntil { recorder.count(.stormCancelled) >= 1 && recorder.count(.stormWitness) >= 1 })
+            try await recorder.waitForMore(than: 0, of: .stormCancelled)
+            try await recorder.waitForMore(than: 0, of: .stormWitness)
 
             // Second half, from two threads, while a third cancels once 10% of it has been sent.
             // Thread 0 never stops; thread 1 pauses after 60% of its share until the cancel has
-            // returned (at most 30 s), so the storm surely goes on after the cancel.
+            // returned, so the storm surely goes on after the cancel.
             let secondHalf = await runConcurrently(threads: 3) { thread in
                 switch thread {
                 case 0:
                     for _ in 0..<quarter { sendOne() }
                 case 1:
                     for _ in 0..<(quarter * 6 / 10) { sendOne() }
-                    let deadline = Date().addingTimeInterval(30)
-                    while !cancelDone.get(), Date() < deadline { usleep(100) }
+                    _ = cancelDone.wait(timeout: .now() + Double(reliabilityTimeout.components.seconds))
                     for _ in 0..<(quarter - quarter * 6 / 10) { sendOne() }
                 default:
-                    let deadline = Date().addingTimeInterval(30)
-                    while sent.value < half + half / 10, Date() < deadline { sched_yield() }
+                    _ = cancelMoment.wait(timeout: .now() + Double(reliabilityTimeout.components.seconds))
                     cancelled.cancel()
                     recorder.markCancelReturned()
-                    atCancel.mutate {
+                    atCancel.withLock {
                         $0 = (recorder.count(.stormCancelled), recorder.count(.stormWitness), sent.value)
                     }
-                    cancelDone.mutate { $0 = true }
+                    cancelDone.signal()
                 }
             }
             #expect(secondHalf)
-            let cancelledPosts = atCancel.get().cancelled
-            let witnessAtCancel = atCancel.get().witness
-            #expect(atCancel.get().sent < Self.signals, "the cancel came after the storm: \(atCancel.get().sent) sent")
+            let cancelledPosts = atCancel.value.cancelled
+            let witnessAtCancel = atCancel.value.witness
+            #expect(atCancel.value.sent < Self.signals, "the cancel came after the storm: \(atCancel.value.sent) sent")
 
             // The storm went on after the cancel (the witness still posts): one more signal makes sure
             // of it whatever the kernel merged, then both posting queues are drained.
-            #expect(await waitUntil {
-                kill(getpid(), SIGUSR1)
-                return recorder.count(.stormWitness) > witnessAtCancel
-            })
-            cancelledBridge.queue.sync {}
-            witnessBridge.queue.sync {}
+            kill(getpid(), SIGUSR1)
+            try await recorder.waitForMore(than: witnessAtCancel, of: .stormWitness)
+            await drain(cancelledBridge.queue)
+            await drain(witnessBridge.queue)
 
             #expect(sent.value == Self.signals)
             #expect(failedKills.value == 0)
@@ -159,7 +167,7 @@ extension ReliabilityStorms {
             }
             defer { center.removeObserver(observation) }
 
-            let failures = Shared<[String]>([])
+            let failures = LockedValue<[String]>([])
             let perThread = Self.timers / 4
             let finished = await runConcurrently(threads: 4) { thread in
                 for index in (thread * perThread)..<((thread + 1) * perThread) {
@@ -174,25 +182,24 @@ extension ReliabilityStorms {
                         }
                         if index % 100 == 3 {
                             // Every 100th repeating timer is left to fire twice before it is cancelled.
-                            let deadline = Date().addingTimeInterval(30)
-                            while ledger.count(index) < 2, Date() < deadline { usleep(200) }
+                            ledger.waitForPosts(of: index, count: 2, timeout: reliabilityTimeout)
                         } else if index % 3 == 0 {
                             usleep(UInt32(index % 500))
                         }
                         subscription.cancel()
                         ledger.cancelled(index)
                     } catch {
-                        failures.mutate { $0.append("timer \(index): \(error)") }
+                        failures.withLock { $0.append("timer \(index): \(error)") }
                     }
                 }
             }
             #expect(finished)
-            #expect(failures.get().isEmpty, "\(failures.get())")
+            #expect(failures.value.isEmpty, "\(failures.value)")
 
             // Drain the posting queue, and give any stray timer event time to show.
-            bridge.queue.sync {}
+            await drain(bridge.queue)
             try await Task.sleep(for: .milliseconds(50))
-            bridge.queue.sync {}
+            await drain(bridge.queue)
 
             #expect(ledger.postsAfterCancel == [], "posted after cancel: \(ledger.postsAfterCancel.prefix(10))")
             #expect(bridge.activeSubscriptions.isEmpty)
@@ -206,8 +213,9 @@ extension ReliabilityStorms {
 
 /// Per timer: its posts' fire counts, whether its cancel returned, and posts after that.
 final class TimerLedger: @unchecked Sendable {
-    // @unchecked: every property is only touched while holding `lock`.
-    private let lock = NSLock()
+    // @unchecked: every property is only touched while holding `condition`.
+    /// Guards the properties below; each post wakes the threads waiting in ``waitForPosts(of:count:timeout:)``.
+    private let condition = NSCondition()
     private var counts: [[Int]]
     private var cancelledFlags: [Bool]
     private var late: [Int] = []
@@ -217,16 +225,31 @@ final class TimerLedger: @unchecked Sendable {
         cancelledFlags = Array(repeating: false, count: count)
     }
 
+    private func locked<R>(_ body: () -> R) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
     func posted(_ index: Int, fireCount: Int?) {
-        lock.withLock {
+        locked {
             counts[index].append(fireCount ?? -1)
             if cancelledFlags[index] { late.append(index) }
+            condition.broadcast()
         }
     }
 
-    func cancelled(_ index: Int) { lock.withLock { cancelledFlags[index] = true } }
-    func count(_ index: Int) -> Int { lock.withLock { counts[index].count } }
-    func fireCounts(_ index: Int) -> [Int] { lock.withLock { counts[index] } }
-    var postsAfterCancel: [Int] { lock.withLock { late } }
-    var everFired: Int { lock.withLock { counts.filter { !$0.isEmpty }.count } }
+    /// Blocks the calling thread (a storm's, never a test task's) until timer `index` has posted
+    /// `count` times, woken by each post; gives up after `timeout`.
+    func waitForPosts(of index: Int, count: Int, timeout: Duration) {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        locked {
+            while counts[index].count < count, condition.wait(until: deadline) {}
+        }
+    }
+
+    func cancelled(_ index: Int) { locked { cancelledFlags[index] = true } }
+    func fireCounts(_ index: Int) -> [Int] { locked { counts[index] } }
+    var postsAfterCancel: [Int] { locked { late } }
+    var everFired: Int { locked { counts.filter { !$0.isEmpty }.count } }
 }

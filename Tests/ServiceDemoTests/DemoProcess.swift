@@ -1,4 +1,5 @@
 import Foundation
+import KatanaTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -7,16 +8,23 @@ import Darwin
 #endif
 
 /// The demo executable, run as a child process whose standard error (the log) and standard output
-/// are collected. Every wait is bounded.
+/// are collected. Every wait is bounded and suspends: a wait for the log is woken by each read from
+/// the demo's pipes; its exit, which nothing signals, is polled.
 final class DemoProcess: @unchecked Sendable {
-    // @unchecked: `log`, `printed` and `openPipes` are only touched while holding `lock`; `process`
-    // is configured before it starts and only queried afterwards.
+    // @unchecked: `process` is configured before it starts and only queried afterwards; the rest
+    // are constants of Sendable types.
     private let process = Process()
-    private let lock = NSLock()
-    private var log = Data()
-    private var printed = Data()
-    /// The output pipes that have not reached their end yet.
-    private var openPipes = 2
+
+    private struct Output {
+        var log = Data()
+        var printed = Data()
+        /// The output pipes that have not reached their end yet.
+        var openPipes = 2
+    }
+
+    private let collected = LockedValue(Output())
+    /// One entry per read from the demo's pipes, and per pipe that ends: what wakes a wait for the log.
+    private let reads = LockedList<Int>()
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -51,18 +59,20 @@ final class DemoProcess: @unchecked Sendable {
     /// A pipe whose data is appended to the bytes at `text` until it ends. Read by a thread of its
     /// own with blocking reads, which see the end of the pipe reliably (a `readabilityHandler` was
     /// seen to miss it when many processes start at once).
-    private func collect(into text: ReferenceWritableKeyPath<DemoProcess, Data> & Sendable) -> Pipe {
+    private func collect(into text: WritableKeyPath<Output, Data> & Sendable) -> Pipe {
         let pipe = Pipe()
         let reading = pipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread { [collected, reads] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(reading.fileDescriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
-                lock.withLock { self[keyPath: text].append(contentsOf: buffer[..<count]) }
+                collected.withLock { $0[keyPath: text].append(contentsOf: buffer[..<count]) }
+                reads.append(count)
             }
-            lock.withLock { openPipes -= 1 }
+            collected.withLock { $0.openPipes -= 1 }
+            reads.append(0)
         }
         return pipe
     }
@@ -73,60 +83,42 @@ final class DemoProcess: @unchecked Sendable {
 
     /// Everything the demo has logged so far (its standard error).
     var output: String {
-        String(decoding: lock.withLock { log }, as: UTF8.self)
+        String(decoding: collected.withLock { $0.log }, as: UTF8.self)
     }
 
     /// Everything the demo has printed so far on its standard output.
     var standardOutput: String {
-        String(decoding: lock.withLock { printed }, as: UTF8.self)
+        String(decoding: collected.withLock { $0.printed }, as: UTF8.self)
     }
 
-    /// Waits until the log satisfies `condition`; false if `timeout` passes or the process ends
-    /// (and its output has been read) first.
-    func waitForLog(timeout: Duration = .seconds(60), until condition: (String) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let (data, ended) = lock.withLock { (log, openPipes == 0) }
-            if condition(String(decoding: data, as: UTF8.self)) { return true }
-            if ended { return false }
-            usleep(5_000)
+    /// Suspends until the log satisfies `condition`, woken by each read; false if `timeout` passes
+    /// or the process ends (and its output has been read) first.
+    func waitForLog(timeout: Duration = .seconds(60), until condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+        let collected = collected
+        _ = try? await reads.waitUntil("the demo's log", timeout: timeout) { _ in
+            let (log, ended) = collected.withLock { (String(decoding: $0.log, as: UTF8.self), $0.openPipes == 0) }
+            return condition(log) || ended
         }
-        return false
+        return condition(output)
     }
 
-    /// Waits until the log contains `text`; false if `timeout` passes or the process ends first.
-    func waitForLog(_ text: String, timeout: Duration = .seconds(60)) -> Bool {
-        waitForLog(timeout: timeout) { $0.contains(text) }
-    }
-
-    /// The same wait from a test task: it sleeps between looks instead of blocking, so it does not
-    /// hold one of Swift concurrency's few threads (as many as cores) that every test runs on.
-    func waitForLog(timeout: Duration = .seconds(60), until condition: (String) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (data, ended) = lock.withLock { (log, openPipes == 0) }
-            if condition(String(decoding: data, as: UTF8.self)) { return true }
-            if ended || ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    /// Waits, from a test task, until the log contains `text`; false if `timeout` passes or the
-    /// process ends first.
+    /// Suspends until the log contains `text`; false if `timeout` passes or the process ends first.
     func waitForLog(_ text: String, timeout: Duration = .seconds(60)) async -> Bool {
         await waitForLog(timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits for the process to exit and for the end of its output; returns its exit status. Kills
     /// it and throws after `timeout`.
-    func waitForExit(timeout: Duration = .seconds(60)) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning || lock.withLock({ openPipes > 0 }) {
-            if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                throw Failure(description: "katana-service-demo did not exit within \(timeout); log so far:\n\(output)")
+    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let process = process
+        let collected = collected
+        do {
+            try await poll("katana-service-demo to exit", timeout: timeout) {
+                !process.isRunning && collected.withLock { $0.openPipes == 0 }
             }
-            usleep(5_000)
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            throw Failure(description: "katana-service-demo did not exit within \(timeout); log so far:\n\(output)")
         }
         return process.terminationStatus
     }
@@ -137,9 +129,9 @@ final class DemoProcess: @unchecked Sendable {
     }
 
     /// Runs the demo to completion; returns its exit status, log and standard output.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(60)) throws -> (status: Int32, log: String, printed: String) {
+    static func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (status: Int32, log: String, printed: String) {
         let demo = try DemoProcess(arguments)
-        let status = try demo.waitForExit(timeout: timeout)
+        let status = try await demo.waitForExit(timeout: timeout)
         return (status, demo.output, demo.standardOutput)
     }
 
@@ -148,16 +140,6 @@ final class DemoProcess: @unchecked Sendable {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("katana-demo-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: file)
         return file
-    }
-
-    /// Runs `body`, which blocks (it waits for processes), on a thread of its own rather than on one
-    /// of the few threads that run the tests' tasks.
-    static func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try body() })
-            }
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import KatanaTesting
 import Testing
 @testable import katana_service_demo
@@ -43,8 +44,11 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         ) { dependencies in
             dependencies.heartbeat.useTimers { interval in ClockHeartbeatTimer(clock: clock, interval: interval) }
             if let configurations {
-                let next = Counter()
-                dependencies.useConfigurations { configurations[min(next.increment(), configurations.count - 1)] }
+                // The configuration reader's calls: 0, 1, 2, …
+                let calls = LockedValue(-1)
+                dependencies.useConfigurations {
+                    configurations[min(calls.withLock { $0 += 1; return $0 }, configurations.count - 1)]
+                }
             }
         }
     }
@@ -76,11 +80,23 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         item is Tick
     }
 
+    /// The demo's start: the configuration is loaded and in force, and the heartbeat scheduled.
+    private func start(_ store: DemoTestStore, with configuration: ServiceConfiguration = Self.info250) async {
+        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = configuration }
+        await store.receive(SetConfiguration.self) { $0.configuration = configuration }
+        await store.receive(ScheduleHeartbeat.self)
+    }
+
+    /// Posts the reload notification, and receives the reload that brings `configuration` in force.
+    private func reload(_ store: DemoTestStore, bringing configuration: ServiceConfiguration) async {
+        NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
+        await store.receive(LoadConfiguration.self)
+        await store.receive(SetConfiguration.self) { $0.configuration = configuration }
+    }
+
     @Test func theStart_loadsTheConfiguration_andSchedulesTheHeartbeat() async {
         let store = makeStore()
-        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
-        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
-        await store.receive(ScheduleHeartbeat.self)
+        await start(store)
         // `receive` returns once the item is handled; the timer it started settles here.
         await store.advance(by: .zero)
         #expect(store.clock.sleepers.count == 1)
@@ -89,9 +105,7 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
 
     @Test func theHeartbeat_ticksWhenTheTestClockAdvances() async {
         let store = makeStore()
-        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
-        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
-        await store.receive(ScheduleHeartbeat.self)
+        await start(store)
         await store.advance(by: .milliseconds(249))
         await store.advance(by: .milliseconds(1))
         await store.receive("Tick", where: Self.isTick) { $0.ticks = 1 }
@@ -103,13 +117,9 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
 
     @Test func aReloadNotification_dispatchesAReload() async {
         let store = makeStore()
-        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = Self.info250 }
-        await store.receive(SetConfiguration.self) { $0.configuration = Self.info250 }
-        await store.receive(ScheduleHeartbeat.self)
+        await start(store)
 
-        NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
-        await store.receive(LoadConfiguration.self)
-        await store.receive(SetConfiguration.self) { $0.configuration = Self.debug250 }
+        await reload(store, bringing: Self.debug250)
         await receiveReloadCount(store, along: ["AnnounceLogLevel"])
         await finish(store)
     }
@@ -118,15 +128,11 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         let hourly = ServiceConfiguration(name: "demo", logLevel: .info, heartbeatMilliseconds: 3_600_000)
         let fast = ServiceConfiguration(name: "demo", logLevel: .info, heartbeatMilliseconds: 20)
         let store = makeStore(configurations: [hourly, fast])
-        await store.send(LoadConfiguration(reason: .start)) { $0.configuration = hourly }
-        await store.receive(SetConfiguration.self) { $0.configuration = hourly }
-        await store.receive(ScheduleHeartbeat.self)
+        await start(store, with: hourly)
         // An hour-long heartbeat: nothing ticks for a while.
         await store.advance(by: .seconds(60))
 
-        NotificationCenter.default.post(name: .reloadConfiguration, object: nil)
-        await store.receive(LoadConfiguration.self)
-        await store.receive(SetConfiguration.self) { $0.configuration = fast }
+        await reload(store, bringing: fast)
         await receiveReloadCount(store, along: ["ScheduleHeartbeat"])
         // The timer was re-created: it ticks every 20 ms from now, and the hourly one is gone
         // (once the new timer has settled: `receive` returns as soon as the item is handled).
@@ -137,19 +143,5 @@ private final class ClockHeartbeatTimer: HeartbeatTimer {
         await store.receive("Tick", where: Self.isTick) { $0.ticks = 2 }
         await store.receive("Tick", where: Self.isTick) { $0.ticks = 3 }
         await finish(store)
-    }
-}
-
-/// A counter shared with the configuration reader: 0, 1, 2, …
-private final class Counter: @unchecked Sendable {
-    // @unchecked: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value = -1
-
-    func increment() -> Int {
-        lock.withLock {
-            value += 1
-            return value
-        }
     }
 }

@@ -12,7 +12,7 @@ import Testing
     @Test func theRecordedTourReplaysWithNoDifference() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--record", path]) }
+        let (status, log, _) = try await DemoProcess.run(["--record", path])
         #expect(status == 0, "log:\n\(log)")
         #expect(log.nonEmptyLines.last?.hasSuffix("recorded the session to \(path)") == true, "log:\n\(log)")
 
@@ -49,13 +49,13 @@ import Testing
     }
 
     @Test func recordWithoutAPath_exitsWithTwoAndSaysWhatIsMissing() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--record"]) }
+        let (status, log, _) = try await DemoProcess.run(["--record"])
         #expect(status == 2)
         #expect(log.contains("--record needs a file path"))
     }
 
     @Test func recordIntoAFolderThatDoesNotExist_exitsWithTwoAndSaysWhy() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--record", "/nonexistent/folder/tour.jsonl"]) }
+        let (status, log, _) = try await DemoProcess.run(["--record", "/nonexistent/folder/tour.jsonl"])
         #expect(status == 2)
         #expect(log.contains("Cannot create the recording file /nonexistent/folder/tour.jsonl: the folder /nonexistent/folder does not exist; create it first."), "log:\n\(log)")
     }

@@ -5,7 +5,7 @@ import Testing
 /// the scripted tour, and the command line.
 @Suite struct ServiceDemoTests {
     @Test func defaultTour_heartbeatsReloadsOnSIGHUPAndShutsDownCleanly() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run([]) }
+        let (status, log, _) = try await DemoProcess.run([])
         #expect(status == 0, "log:\n\(log)")
         #expect(log.contains("scripted tour"))
         #expect(log.contains("configuration loaded: log level info, heartbeat every 250 ms"))
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func defaultTour_latestSearchWins_earlierOnesAreCancelled() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run([]) }
+        let (status, log, _) = try await DemoProcess.run([])
         #expect(status == 0, "log:\n\(log)")
         #expect(log.contains("tour: typing 's', 'si', 'side' into the search box"), "log:\n\(log)")
         #expect(log.contains("search 's' cancelled: a newer search replaced it"), "log:\n\(log)")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func defaultTour_logLevelIsApplied_debugLinesOnlyAfterTheReloadToDebug() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run([]) }
+        let (status, log, _) = try await DemoProcess.run([])
         #expect(status == 0, "log:\n\(log)")
         // The built-in configuration starts at "info": the dispatch lines (debug) of the heartbeats,
         // the search and the reload itself are not written. The reload switches it to "debug": the
@@ -53,7 +53,7 @@ import Testing
 
     @Test func help_printsUsageOnStandardOutput_andExitsWithZero() async throws {
         for flag in ["--help", "-h"] {
-            let (status, log, printed) = try await DemoProcess.onOwnThread { try DemoProcess.run([flag]) }
+            let (status, log, printed) = try await DemoProcess.run([flag])
             #expect(status == 0)
             #expect(printed.hasPrefix("usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--inspect [--inspect-port N]] [--help]\n"), "printed:\n\(printed)")
             #expect(printed.contains("--serve"))
@@ -65,16 +65,16 @@ import Testing
     }
 
     @Test func inspect_inThisBuild_saysWhichBuildServesTheInspector() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--inspect"]) }
+        let (status, log, _) = try await DemoProcess.run(["--inspect"])
         #expect(status == 2)
         #expect(log.contains("swift run --package-path Tools katana-inspected-demo --inspect"), "log:\n\(log)")
-        let (badPort, portLog, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--inspect", "--inspect-port", "http"]) }
+        let (badPort, portLog, _) = try await DemoProcess.run(["--inspect", "--inspect-port", "http"])
         #expect(badPort == 2)
         #expect(portLog.contains("--inspect-port needs a port number from 0 to 65535"), "log:\n\(portLog)")
     }
 
     @Test func unknownFlag_exitsWithTwoAndNamesIt() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--frobnicate"]) }
+        let (status, log, _) = try await DemoProcess.run(["--frobnicate"])
         #expect(status == 2)
         #expect(log == "katana-service-demo: error: unknown option '--frobnicate' (usage: katana-service-demo [--config PATH] [--serve] [--record PATH] [--inspect [--inspect-port N]] [--help])\n")
     }
@@ -87,7 +87,7 @@ import Testing
     private func run(withConfiguration json: String) async throws -> (status: Int32, log: String, path: String) {
         let file = try DemoProcess.temporaryConfiguration(json)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--config", file.path]) }
+        let (status, log, _) = try await DemoProcess.run(["--config", file.path])
         return (status, log, file.path)
     }
 
@@ -116,7 +116,7 @@ import Testing
             let demo = try DemoProcess(["--serve", "--config", file.path])
             #expect(await demo.waitForLog("configuration loaded: log level info, heartbeat every \(heartbeat) ms"), "log:\n\(demo.output)")
             kill(demo.pid, SIGTERM)
-            let status = try await DemoProcess.onOwnThread { try demo.waitForExit() }
+            let status = try await demo.waitForExit()
             #expect(status == 0, "log:\n\(demo.output)")
         }
     }
@@ -129,7 +129,7 @@ import Testing
 
     @Test func directoryAsConfig_exitsWithTwoAndSaysItIsADirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.path
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--config", directory]) }
+        let (status, log, _) = try await DemoProcess.run(["--config", directory])
         #expect(status == 2)
         #expect(
             log == "katana-service-demo: error: configuration file '\(directory)' is a directory; pass the path of a JSON file such as "
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func unreadableConfig_exitsWithTwoAndOneLineError() async throws {
-        let (status, log, _) = try await DemoProcess.onOwnThread { try DemoProcess.run(["--config", "/nonexistent/katana-demo.json"]) }
+        let (status, log, _) = try await DemoProcess.run(["--config", "/nonexistent/katana-demo.json"])
         #expect(status == 2)
         #expect(log.nonEmptyLines.count == 1, "log:\n\(log)")
         #expect(log.hasPrefix("katana-service-demo: error: cannot read configuration file '/nonexistent/katana-demo.json'"))

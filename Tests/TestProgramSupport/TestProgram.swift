@@ -1,4 +1,5 @@
 import Foundation
+import KatanaTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -34,8 +35,8 @@ public struct TestProgram: Sendable {
     ///
     /// Its output and error output go to files (a pipe could be held open by a crash reporter it
     /// starts), and the Swift runtime's backtracer is off, so a crash ends the process at once. The
-    /// wait sleeps between looks, so it does not hold one of Swift concurrency's few threads, which
-    /// every test runs on.
+    /// wait for its end is a `poll` (nothing signals a child's exit to the test), which suspends
+    /// between looks instead of holding one of Swift concurrency's few threads.
     public func run(_ arguments: [String], timeout: Duration) async throws -> TestProgramRun {
         let directory = FileManager.default.temporaryDirectory
         let outputFile = directory.appendingPathComponent("\(url.lastPathComponent)-\(UUID().uuidString).out")
@@ -73,12 +74,7 @@ public struct TestProgram: Sendable {
     }
 
     private static func waitForEnd(of process: Process, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        (try? await poll("\(process.executableURL?.lastPathComponent ?? "the program") to end", timeout: timeout) { !process.isRunning }) != nil
     }
 }
 

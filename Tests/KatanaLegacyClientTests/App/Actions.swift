@@ -6,11 +6,16 @@ protocol AppAction: Action {
     func updatedState(currentState: inout AppState)
 }
 
+/// Runs `update` on `state` when it is an `AppState`; any other state passes through unchanged.
+private func updatingAppState(_ state: State, _ update: (inout AppState) -> Void) -> State {
+    guard var appState = state as? AppState else { return state }
+    update(&appState)
+    return appState
+}
+
 extension AppAction {
     func updatedState(currentState: State) -> State {
-        guard var state = currentState as? AppState else { return currentState }
-        self.updatedState(currentState: &state)
-        return state
+        updatingAppState(currentState) { self.updatedState(currentState: &$0) }
     }
 }
 
@@ -24,27 +29,19 @@ protocol AppAsyncAction: AsyncAction {
 
 extension AppAsyncAction {
     func updatedStateForLoading(currentState: State) -> State {
-        guard var state = currentState as? AppState else { return currentState }
-        self.updatedStateForLoading(currentState: &state)
-        return state
+        updatingAppState(currentState) { self.updatedStateForLoading(currentState: &$0) }
     }
 
     func updatedStateForCompleted(currentState: State) -> State {
-        guard var state = currentState as? AppState else { return currentState }
-        self.updatedStateForCompleted(currentState: &state)
-        return state
+        updatingAppState(currentState) { self.updatedStateForCompleted(currentState: &$0) }
     }
 
     func updatedStateForFailed(currentState: State) -> State {
-        guard var state = currentState as? AppState else { return currentState }
-        self.updatedStateForFailed(currentState: &state)
-        return state
+        updatingAppState(currentState) { self.updatedStateForFailed(currentState: &$0) }
     }
 
     func updatedStateForProgress(currentState: State) -> State {
-        guard var state = currentState as? AppState else { return currentState }
-        self.updatedStateForProgress(currentState: &state)
-        return state
+        updatingAppState(currentState) { self.updatedStateForProgress(currentState: &$0) }
     }
 }
 

@@ -1,27 +1,11 @@
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 
 /// Where the app's middleware write; a test reads it back.
-final class EventLog {
-    private let lock = NSLock()
-    private var storage: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        storage.append(line)
-        lock.unlock()
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-let analyticsLog = EventLog()
-let actionLog = EventLog()
+let analyticsLog = LockedList<String>()
+let actionLog = LockedList<String>()
 
 /// Middleware 1: analytics, tracking the session events after they are handled.
 let analyticsMiddleware: StoreMiddleware = { getState, dispatch in

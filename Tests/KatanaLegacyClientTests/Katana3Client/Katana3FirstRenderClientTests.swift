@@ -1,6 +1,7 @@
 import Dispatch
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import XCTest
 
 // A Katana 3.x screen renders from the store's state in its listener, and relies on the ready
@@ -19,6 +20,9 @@ final class BasketScreen {
 }
 
 final class Katana3FirstRenderClientTests: XCTestCase {
+    /// How long a test waits for the renders: the package's default bound, a safety net.
+    let renderTimeout = TimeInterval(defaultTestTimeout.components.seconds)
+
     func makeStore() -> ShopStore {
         ShopStore(
             interceptors: [],
@@ -27,17 +31,22 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         )
     }
 
-    func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() {
+    // On the main actor, as a 3.x screen's code ran on the main thread: the main queue, where the
+    // ready store's first call is delivered, runs nothing else until the test awaits the renders,
+    // so the listener is added before that call, as in the app.
+    @MainActor
+    func testTheScreenRendersOnceTheStoreIsReady_beforeAnythingIsDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
         let firstRender = expectation(description: "first render")
         screen.onRender = { firstRender.fulfill() }
         _ = store.addListener { screen.render(store.state) }
-        wait(for: [firstRender], timeout: 10)
+        await fulfillment(of: [firstRender], timeout: renderTimeout)
         XCTAssertEqual(screen.renderedLines, ["empty basket"])
     }
 
-    func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() {
+    @MainActor
+    func testTheFirstRenderComesBeforeTheChangesOfWhatWasDispatched() async {
         let store = makeStore()
         let screen = BasketScreen()
         let rendersDone = expectation(description: "three renders")
@@ -46,7 +55,7 @@ final class Katana3FirstRenderClientTests: XCTestCase {
         _ = store.addListener { screen.render(store.state) }
         store.dispatch(AddToBasket(product: "apple"))
         store.dispatch(AddToBasket(product: "milk"))
-        wait(for: [rendersDone], timeout: 10)
+        await fulfillment(of: [rendersDone], timeout: renderTimeout)
         XCTAssertEqual(screen.renderedLines.count, 3)
         XCTAssertEqual(screen.renderedLines.last, "apple, milk")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 // Written as a Katana 6 app writes its store: a subclass of `Store` that inherits the initialisers
@@ -23,8 +24,8 @@ struct AddToCount: StateUpdater {
 
 // The one edit from Katana: a subclass restates `@unchecked Sendable` (Swift warns otherwise).
 final class AppCounterStore: Store<CounterAppState, CounterDependencies>, @unchecked Sendable {
-    let dispatchedUpdaters = ClientLog()
-    let addedListeners = ClientLog()
+    let dispatchedUpdaters = LockedList<Int>()
+    let addedListeners = LockedList<Int>()
 
     @discardableResult
     override func dispatch<T: AnyStateUpdater>(_ dispatchable: T) -> Promise<Void> {
@@ -39,16 +40,6 @@ final class AppCounterStore: Store<CounterAppState, CounterDependencies>, @unche
     }
 }
 
-/// Values recorded from listeners and executors, on any thread.
-final class ClientLog: @unchecked Sendable {
-    // @unchecked: `entries` is only touched under `lock`.
-    private let lock = NSLock()
-    private var entries: [Int] = []
-
-    func append(_ value: Int) { lock.lock(); entries.append(value); lock.unlock() }
-    var values: [Int] { lock.lock(); defer { lock.unlock() }; return entries }
-}
-
 /// A Katana 6 executor: it still implements the deprecated `execute(_:)` beside the new methods.
 final class InlineExecutor: Executor {
     func execute(_ block: @escaping @Sendable () -> Void) { block() }
@@ -57,46 +48,50 @@ final class InlineExecutor: Executor {
 }
 
 @Suite struct Katana6StoreSubclassTests {
-    @Test func appStoreSubclass_compilesAndItsOverridesRun() throws {
+    @Test func appStoreSubclass_compilesAndItsOverridesRun() async throws {
         let initializer: PartialStore<CounterAppState>.StateInitializer<CounterAppState> = { CounterAppState(count: 1) }
         let store = AppCounterStore(
             interceptors: [],
             stateInitializer: initializer,
             configuration: .init(listenersAsyncProvider: DispatchQueue(label: "client.listeners"))
         )
-        let heard = ClientLog()
+        let heard = LockedList<Int>()
         store.addListener { _, new in heard.append(new.count) }
         let asPartial: PartialStore<CounterAppState> = store
-        try asPartial.dispatch(AddToCount(amount: 2)).wait(timeout: .seconds(10))
+        try await withTimeout("the dispatch") { try await asPartial.dispatch(AddToCount(amount: 2)).value }
         #expect(store.state.count == 3)
-        #expect(store.dispatchedUpdaters.values.count == 1)
-        #expect(store.addedListeners.values.count == 1)
-        #expect(heard.values == [3])
+        #expect(store.dispatchedUpdaters.all.count == 1)
+        #expect(store.addedListeners.all.count == 1)
+        #expect(heard.all == [3])
     }
 
     @Test func katana6Executor_compiles() throws {
-        let ran = ClientLog()
+        let ran = LockedList<Int>()
         InlineExecutor().execute { ran.append(1) }
-        #expect(ran.values == [1])
+        #expect(ran.all == [1])
     }
 
     /// Katana 6's line, `SignpostLogger.isEnabled = true`, turns tracing on for every store that
     /// was given no logger; on Linux the shared logger's hook is where the events go. The only
     /// test in the process that turns the switch on: other tests' stores trace meanwhile too, so
     /// the events are filtered by this test's own updater.
-    @Test func signpostLoggerSwitch_tracesAStoreGivenNoLogger_throughTheSharedLogger() throws {
-        let names = SignpostNames()
+    @Test func signpostLoggerSwitch_tracesAStoreGivenNoLogger_throughTheSharedLogger() async throws {
+        let names = LockedList<String>()
         SignpostLogger.shared.setHook { event in
             if event.name.hasSuffix("TracedBySwitch") { names.append(event.name) }
         }
         defer { SignpostLogger.shared.setHook { _ in } }
         let store = Store<CounterAppState, CounterDependencies>()
-        SignpostLogger.isEnabled = true
-        try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
-        SignpostLogger.isEnabled = false
-        try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+        // The switch is the whole process's: it is on only while the app's blocking dispatch runs
+        // (on a thread of its own), which handles the item on that thread when the store is idle.
+        try await onThreadOfItsOwn("the traced and untraced dispatches") {
+            SignpostLogger.isEnabled = true
+            try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+            SignpostLogger.isEnabled = false
+            try store.dispatch(TracedBySwitch()).wait(timeout: .seconds(10))
+        }
         // One begin and one end, for the dispatch made while the switch was on.
-        #expect(names.values.count == 2)
+        #expect(names.all.count == 2)
         #expect(!SignpostLogger.isEnabled)
     }
 }
@@ -104,14 +99,4 @@ final class InlineExecutor: Executor {
 /// The updater `signpostLoggerSwitch_…` traces.
 struct TracedBySwitch: StateUpdater {
     func updateState(_ state: inout CounterAppState) {}
-}
-
-/// Event names recorded from the signpost hook, on any thread.
-final class SignpostNames: @unchecked Sendable {
-    // @unchecked: `entries` is only touched under `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
-
-    func append(_ value: String) { lock.lock(); entries.append(value); lock.unlock() }
-    var values: [String] { lock.lock(); defer { lock.unlock() }; return entries }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Katana
+import KatanaTestSupport
 
 // A small app written the Katana 6 way (state updaters, side effects, dispatch promises chained
 // with Hydra's operators), with `import Katana` only: its Hydra calls compile unchanged.
@@ -51,11 +52,11 @@ struct FetchCatalogue: ReturningSideEffect {
 
 /// Fails with `CatalogueDown` on its first `failures` runs.
 struct FlakyFetchCatalogue: ReturningSideEffect {
-    let runs: LinesLog
+    let runs: LockedList<String>
     let failures: Int
     func sideEffect(_ context: AnySideEffectContext) throws -> [String] {
         runs.append("run")
-        if runs.lines.count <= failures {
+        if runs.all.count <= failures {
             throw CatalogueDown()
         }
         return ["Dune"]

@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 
 struct FlowCounterState: State {
     var counter = 0
@@ -71,7 +72,8 @@ func fetchCounter(from server: CounterServer) -> AsyncActionCreator {
     }
 }
 
-/// A fake server whose answers the test releases.
+/// A fake server whose answers the test releases (each answer waits for it as long as a test may
+/// last: it must not answer by itself while the test still looks at the state before it).
 class CounterServer {
     let value: Int
     let answer = DispatchSemaphore(value: 0)
@@ -84,17 +86,17 @@ class CounterServer {
         let value = self.value
         let answer = self.answer
         DispatchQueue.global().async {
-            _ = answer.wait(timeout: .now() + 10)
+            _ = answer.wait(timeout: .now() + 600)
             completion(value)
         }
     }
 }
 
-/// The Swift Flow view controller: subscribes when it appears, renders every state.
+/// The Swift Flow view controller: subscribes when it appears, renders every state (the counters
+/// it rendered are kept in a list a test can await).
 class CounterViewController: StoreSubscriber {
     let store: Store<FlowCounterState, EmptySideEffectDependencyContainer>
-    private let lock = NSLock()
-    private var rendered: [Int] = []
+    let rendered = LockedList<Int>()
 
     init(store: Store<FlowCounterState, EmptySideEffectDependencyContainer>) {
         self.store = store
@@ -109,15 +111,11 @@ class CounterViewController: StoreSubscriber {
     }
 
     func newState(state: FlowCounterState) {
-        lock.lock()
         rendered.append(state.counter)
-        lock.unlock()
     }
 
     var renderedCounters: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return rendered
+        rendered.all
     }
 }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Katana
+import KatanaTestSupport
 import Testing
 
 // The compiled snippet of Migration.md's "Behaviour you may notice": the switch for Katana 3.x's
@@ -18,16 +19,16 @@ import Testing
 
     /// The main queue is held while the store is made and the listener added, as the main thread
     /// holds it in a 3.x app; once it runs, the listener hears the ready call, then the change.
-    @Test func readyListenerCall_switchedOn_reachesAListenerAddedRightAfterTheStoreIsMade() throws {
-        let mainHeld = DispatchSemaphore(value: 0)
+    @Test func readyListenerCall_switchedOn_reachesAListenerAddedRightAfterTheStoreIsMade() async throws {
+        let mainHeld = LockedList<String>()
         let releaseMain = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
-            mainHeld.signal()
-            _ = releaseMain.wait(timeout: .now() + 30)
+            mainHeld.append("held")
+            _ = releaseMain.wait(timeout: .now() + 600)
         }
         defer { releaseMain.signal() }
         // The test runner drains the main queue, so this returns once the main queue is held.
-        #expect(mainHeld.wait(timeout: .now() + 10) == .success)
+        try await mainHeld.waitForCount(1)
 
         let interceptors: [StoreInterceptor] = []
         let store = Store<AppState, AppDependencies>(
@@ -45,7 +46,7 @@ import Testing
         }
         let added = store.dispatch(AddTodo(title: "Buy milk"))
         releaseMain.signal()
-        try added.wait(timeout: .seconds(10))
+        try await added.settled()
         #expect(heard.value == 2)
         #expect(firstCallSawNoTodos.value == 1)
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 // The compiled snippets of Migration.md's entries for Hydra's promise operators, which Katana 6 code
@@ -14,13 +15,7 @@ extension Guide {
         typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
 
         /// Lines appended from any thread, in order.
-        final class Lines: @unchecked Sendable {
-            // @unchecked: `lines` is only touched while holding `lock`.
-            private let lock = NSLock()
-            private var lines: [String] = []
-            func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-            var values: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-        }
+        typealias Lines = LockedList<String>
 
         struct NetworkDown: Error {}
         struct SlowNetwork: Error {}
@@ -201,76 +196,78 @@ extension Guide {
     typealias Entry = Guide.HydraOperators
     private let timeout: Duration = .seconds(10)
 
-    @Test func hydraThenVoidBody() throws {
+    @Test func hydraThenVoidBody() async throws {
         let log = Entry.Lines()
-        #expect(try Entry.thenVoidBody(store: Guide.store(), log: log).wait(timeout: timeout) == 2)
-        #expect(log.values == ["fetched 2", "first: Buy milk"])
+        #expect(try await Entry.thenVoidBody(store: Guide.store(), log: log).settled() == 2)
+        #expect(log.all == ["fetched 2", "first: Buy milk"])
     }
 
-    @Test func hydraVoid() throws {
-        try Entry.void(store: Guide.store()).wait(timeout: timeout)
+    @Test func hydraVoid() async throws {
+        try await Entry.void(store: Guide.store()).settled()
     }
 
-    @Test func hydraTimeout() throws {
+    @Test func hydraTimeout() async throws {
         let log = Entry.Lines()
-        let results = try Entry.timeout(store: Guide.store(), log: log)
-        #expect(results == [["Buy milk", "Call mum"], ["Buy milk", "Call mum"]])
-        #expect(log.values == ["timed out"])
-    }
-
-    @Test func hydraValidate() throws {
-        #expect(try Entry.validate(store: Guide.store()).wait(timeout: timeout).count == 2)
-    }
-
-    @Test func hydraPass() throws {
+        // The entry's code blocks (it waits for its promises): it runs on a thread of its own.
         let store = Guide.store()
-        #expect(try Entry.pass(store: store).wait(timeout: timeout).count == 2)
+        let results = try await onThreadOfItsOwn("the timeout entry") { try Entry.timeout(store: store, log: log) }
+        #expect(results == [["Buy milk", "Call mum"], ["Buy milk", "Call mum"]])
+        #expect(log.all == ["timed out"])
+    }
+
+    @Test func hydraValidate() async throws {
+        #expect(try await Entry.validate(store: Guide.store()).settled().count == 2)
+    }
+
+    @Test func hydraPass() async throws {
+        let store = Guide.store()
+        #expect(try await Entry.pass(store: store).settled().count == 2)
         #expect(store.state.badge == 2)
     }
 
-    @Test func hydraDefer() throws {
-        #expect(try Entry.deferred(store: Guide.store()).wait(timeout: timeout).count == 2)
+    @Test func hydraDefer() async throws {
+        #expect(try await Entry.deferred(store: Guide.store()).settled().count == 2)
     }
 
-    @Test func hydraRetryWhen() throws {
+    @Test func hydraRetryWhen() async throws {
         let store = Guide.store()
         let runs = Guide.Changes()
-        let fetched = try Entry.retryWhen(store: store, fetch: Entry.FlakyFetch(runs: runs, failures: 2)).wait(timeout: timeout)
+        let fetched = try await Entry.retryWhen(store: store, fetch: Entry.FlakyFetch(runs: runs, failures: 2)).settled()
         #expect(fetched.count == 2)
         #expect(runs.value == 3)
         let retried = Guide.Changes()
-        _ = try Entry.retryWithCondition(store: store, fetch: Entry.FlakyFetch(runs: retried, failures: 1)).wait(timeout: timeout)
+        _ = try await Entry.retryWithCondition(store: store, fetch: Entry.FlakyFetch(runs: retried, failures: 1)).settled()
         #expect(retried.value == 2)
     }
 
-    @Test func hydraZip() throws {
+    @Test func hydraZip() async throws {
         let store = Guide.store()
-        let (fetched, total, _) = try Entry.zipped(store: store).wait(timeout: timeout)
+        let (fetched, total, _) = try await Entry.zipped(store: store).settled()
         #expect(fetched.count == 2 && total == 4)
         #expect(store.state.badge == 1)
     }
 
-    @Test func hydraMap() throws {
+    @Test func hydraMap() async throws {
         let store = Guide.store()
-        #expect(try Entry.mapItems(store: store).wait(timeout: timeout).count == 2)
+        #expect(try await Entry.mapItems(store: store).settled().count == 2)
         #expect(store.state.todos == ["Buy milk", "Call mum"])
     }
 
-    @Test func hydraAny() throws {
-        #expect(try Entry.race(store: Guide.store()).wait(timeout: timeout).count == 2)
+    @Test func hydraAny() async throws {
+        #expect(try await Entry.race(store: Guide.store()).settled().count == 2)
     }
 
-    @Test func hydraReduce() throws {
+    @Test func hydraReduce() async throws {
         let store = Guide.store()
-        #expect(try Entry.fold(store: store).wait(timeout: timeout) == 2)
+        #expect(try await Entry.fold(store: store).settled() == 2)
         #expect(store.state.todos == ["Buy milk", "Call mum"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func hydraThenDispatch() throws {
+    @Test func hydraThenDispatch() async throws {
         for dispatch in [Entry.thenDispatchBefore, Entry.thenDispatchAfter] {
             let store = Guide.store()
-            try dispatch(store).wait(timeout: timeout)
+            try await dispatch(store).settled()
             #expect(store.state.todos == ["x", "y", "z"])
         }
     }
@@ -286,7 +283,7 @@ extension Guide {
         ]
         for refresh in refreshes {
             let store = Guide.store()
-            _ = try await store.anyDispatch(refresh).timeout(timeout: 10).value
+            try await store.anyDispatch(refresh).settled()
             #expect(store.state.todos == ["Buy milk", "Call mum"])
         }
     }

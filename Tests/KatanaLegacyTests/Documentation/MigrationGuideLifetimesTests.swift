@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 // The compiled snippets of Migration.md's entry "Hydra's InvalidationToken → cancel()".
@@ -20,39 +21,21 @@ enum MigrationGuideLifetimes {
     /// cancellably, and counts the answers it gave: which calls are still running when the test
     /// cancels does not depend on timing.
     final class SlowAPI: Sendable {
-        let answered = AnsweredCount()
-        private let answering = Flag()
+        /// How many answers it gave.
+        let answered = LockedValue(0)
+        /// Each time the test lets calls answer (true) or holds them again (false): a call waits,
+        /// woken by each change, until the latest is true.
+        private let answering = LockedList<Bool>()
         /// Whether calls answer now.
         var isAnswering: Bool {
-            get { answering.value }
-            set { answering.value = newValue }
+            get { answering.all.last ?? false }
+            set { answering.append(newValue) }
         }
         func fetchTodos() async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(600)
-            while !isAnswering, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            answered.increment()
+            try await answering.waitUntil("the test to let the backend answer", timeout: .seconds(600)) { $0.last == true }
+            answered.withLock { $0 += 1 }
             return ["Buy milk", "Call mum"]
         }
-    }
-
-    final class Flag: @unchecked Sendable {
-        // @unchecked: `isSet` is only touched under `lock`.
-        private let lock = NSLock()
-        private var isSet = false
-        var value: Bool {
-            get { lock.withLock { isSet } }
-            set { lock.withLock { isSet = newValue } }
-        }
-    }
-
-    final class AnsweredCount: @unchecked Sendable {
-        // @unchecked: `value` is only touched under `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
     }
 
     final class TodoDependencies: SideEffectDependencyContainer {
@@ -84,7 +67,7 @@ enum MigrationGuideLifetimes {
         }
         todos.cancel()
         #expect(todos.isCancelled)
-        // The task stopped in its cancellable sleep: the backend never answered.
+        // The task stopped in its cancellable wait: the backend never answered.
         try await Task.sleep(for: .milliseconds(100))
         #expect(api.answered.value == 0)
 
@@ -96,7 +79,7 @@ enum MigrationGuideLifetimes {
         let first = store.dispatch(RefreshTodos())
         let second = store.dispatch(RefreshTodos())            // the first one is cancelled if it is still running
         // The backend has not answered yet, so the first is still running (or has not begun).
-        #expect(eventually(timeout: .seconds(60)) { first.isCancelled })
+        try await store.waitUntil("the first refresh to be cancelled", timeout: .seconds(60)) { first.isCancelled }
         store.dependencies.api.isAnswering = true
         try await second.value
         #expect(first.isCancelled)

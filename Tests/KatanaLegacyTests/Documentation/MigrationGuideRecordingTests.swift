@@ -2,6 +2,7 @@ import Foundation
 import Katana
 import KatanaLegacy
 import KatanaRecording
+import KatanaTestSupport
 import KatanaTesting
 import Testing
 
@@ -75,7 +76,7 @@ enum MigrationGuideRecording {
 
     /// A session of the 2.x app, recorded to `sessionURL`, as the guide's first step does it.
     @available(*, deprecated, message: "Records the 2.x actions before their migration")
-    private func recordSession(to sessionURL: URL) throws {
+    private func recordSession(to sessionURL: URL) async throws {
         // In the 2.x app, once it runs on this package: the recorder goes first in the chain.
         let recordingFile = try RecordingFile<TodoList>(writingTo: sessionURL)
         let store = Store<TodoList, EmptySideEffectDependencyContainer>(
@@ -85,47 +86,51 @@ enum MigrationGuideRecording {
             stateInitializer: { TodoList() }
         )
         // ... the app runs: here, three of its actions ...
-        try store.dispatch(AddTodoAction(title: "Buy milk", urgent: false)).wait(timeout: .seconds(5))
-        try store.dispatch(AddTodoAction(title: "Pay rent", urgent: true)).wait(timeout: .seconds(5))
-        try store.dispatch(CompleteTodoAction(index: 0)).wait(timeout: .seconds(5))
+        try await store.dispatch(AddTodoAction(title: "Buy milk", urgent: false)).settled()
+        try await store.dispatch(AddTodoAction(title: "Pay rent", urgent: true)).settled()
+        try await store.dispatch(CompleteTodoAction(index: 0)).settled()
         recordingFile.close()   // at the end of the session: everything written
     }
 
+    /// Runs `body` with a temporary file holding a session recorded by ``recordSession(to:)``,
+    /// then removes the file.
     @available(*, deprecated, message: "Records the 2.x actions before their migration")
-    @Test func theRewriteReplaysTheRecordedSession() throws {
+    private func withRecordedSession(_ body: (URL) throws -> Void) async throws {
         let sessionURL = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: sessionURL) }
-        try recordSession(to: sessionURL)
-
-        let recording = try Recording<TodoList>(contentsOf: sessionURL)
-        assertReplay(
-            recording,
-            into: Store<TodoList, EmptySideEffectDependencyContainer>(),
-            items: [AddTodo.self, CompleteTodoAction.self],
-            renaming: ["AddTodoAction": AddTodo.self]
-        )
+        try await recordSession(to: sessionURL)
+        try body(sessionURL)
     }
 
     @available(*, deprecated, message: "Records the 2.x actions before their migration")
-    @Test func aMistakeInTheRewriteIsCaughtAtTheItemThatTakesItsBranch() throws {
-        let sessionURL = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: sessionURL) }
-        try recordSession(to: sessionURL)
-        let recording = try Recording<TodoList>(contentsOf: sessionURL)
+    @Test func theRewriteReplaysTheRecordedSession() async throws {
+        try await withRecordedSession { sessionURL in
+            let recording = try Recording<TodoList>(contentsOf: sessionURL)
+            assertReplay(
+                recording,
+                into: Store<TodoList, EmptySideEffectDependencyContainer>(),
+                items: [AddTodo.self, CompleteTodoAction.self],
+                renaming: ["AddTodoAction": AddTodo.self]
+            )
+        }
+    }
+
+    @available(*, deprecated, message: "Records the 2.x actions before their migration")
+    @Test func aMistakeInTheRewriteIsCaughtAtTheItemThatTakesItsBranch() async throws {
         let failures = TestFailureRecorder()
         typealias AddTodo = MigrationGuideRecording.Mistaken.AddTodo
-
-        assertReplay(
-            recording,
-            into: Store<TodoList, EmptySideEffectDependencyContainer>(),
-            items: [AddTodo.self, CompleteTodoAction.self],
-            renaming: ["AddTodoAction": AddTodo.self],
-            reporter: failures.reporter
-        )
+        var sessionPath = ""
+        try await withRecordedSession { sessionURL in
+            sessionPath = sessionURL.path
+            // The replay of the snippet above, with the mistaken rewrite and a reporter that keeps the failure.
+            let recording = try Recording<TodoList>(contentsOf: sessionURL)
+            let store = Store<TodoList, EmptySideEffectDependencyContainer>()
+            assertReplay(recording, into: store, items: [AddTodo.self, CompleteTodoAction.self], renaming: ["AddTodoAction": AddTodo.self], reporter: failures.reporter)
+        }
         // The urgent todo, the second item, is the first to take the mistaken branch.
         #expect(failures.messages.count == 1)
         let message = try #require(failures.messages.first)
-        #expect(message.hasPrefix("Replay of \(sessionURL.path): The replayed state differs from the recorded one after item 2 (line 3), a KatanaLegacyTests.MigrationGuideRecording.AddTodoAction"))
+        #expect(message.hasPrefix("Replay of \(sessionPath): The replayed state differs from the recorded one after item 2 (line 3), a KatanaLegacyTests.MigrationGuideRecording.AddTodoAction"))
         #expect(message.contains("−       priority: 2,"))
         #expect(message.contains("+       priority: 1,"))
         print(message)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 // The compiled snippets of Migration.md's Swift Flow part (and of the 3.x existential dispatch): one
@@ -18,30 +19,17 @@ extension Guide {
         typealias Changes = Guide.Changes
         typealias AppStore = Store<AppState, AppDependencies>
 
-        /// Records values from any thread.
-        final class Lines: @unchecked Sendable {
-            // @unchecked: `lines` is only touched while holding `lock`.
-            private let lock = NSLock()
-            private var lines: [String] = []
-            func record(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-            var values: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-        }
+        /// Lines recorded from any thread (the snippets write them with `record(_:)`).
+        typealias Lines = LockedList<String>
+        typealias LegacyAddTodo = Guide.ActionToStateUpdater.Before.AddTodo
+        typealias ModernAddTodo = Guide.ActionToStateUpdater.After.AddTodo
+    }
+}
 
-        struct LegacyAddTodo: Action {
-            let title: String
-            func updatedState(currentState: State) -> State {
-                guard var state = currentState as? AppState else { return currentState }
-                state.todos.append(title)
-                return state
-            }
-        }
-
-        struct ModernAddTodo: StateUpdater {
-            let title: String
-            func updateState(_ state: inout AppState) {
-                state.todos.append(title)
-            }
-        }
+extension LockedList where Element == String {
+    /// Records `line`, as the Swift Flow snippets write.
+    func record(_ line: String) {
+        append(line)
     }
 }
 
@@ -265,50 +253,52 @@ extension Guide.SwiftFlow {
     typealias AppState = Guide.AppState
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func swiftFlowSubscriber() throws {
+    @Test func swiftFlowSubscriber() async throws {
         typealias Entry = Guide.SwiftFlow.Subscribers
         let before = Guide.store()
         let legacyList = Entry.Before.appear(in: before)
         #expect(legacyList.rendered.value == 1)
         before.dispatch(Entry.Before.AddTodo(title: "x"))
-        #expect(Guide.waitFor { legacyList.rendered.value == 2 })
+        try await legacyList.rendered.waitForCount(2)
+        #expect(legacyList.rendered.value == 2)
         Entry.Before.disappear(legacyList, from: before)
 
         let after = Guide.store()
         let (modernList, unsubscribe) = Entry.After.appear(in: after)
         #expect(modernList.rendered.value == 1)
-        try after.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).wait(timeout: .seconds(10))
+        try await after.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).settled()
         #expect(modernList.rendered.value == 2)
         Entry.After.disappear(unsubscribe)
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func swiftFlowDispatchCallback() throws {
+    @Test func swiftFlowDispatchCallback() async throws {
         let before = Guide.store()
         let beforeTitles = Guide.SwiftFlow.Lines()
         Guide.SwiftFlow.Callbacks.before(store: before, titles: beforeTitles)
-        #expect(Guide.waitFor { beforeTitles.values == ["Buy milk"] })
+        try await beforeTitles.waitUntil { $0 == ["Buy milk"] }
 
         let after = Guide.store()
         let afterTitles = Guide.SwiftFlow.Lines()
-        try Guide.SwiftFlow.Callbacks.after(store: after, titles: afterTitles).wait(timeout: .seconds(10))
-        #expect(afterTitles.values == ["Buy milk"])
+        try await Guide.SwiftFlow.Callbacks.after(store: after, titles: afterTitles).settled()
+        #expect(afterTitles.all == ["Buy milk"])
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func swiftFlowActionCreator() throws {
+    @Test func swiftFlowActionCreator() async throws {
         typealias Entry = Guide.SwiftFlow.Creators
         for loggedIn in [false, true] {
             let before = Guide.store()
             let after = Guide.store()
             if loggedIn {
-                try before.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
-                try after.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
+                try await before.dispatch(Entry.LogIn()).settled()
+                try await after.dispatch(Entry.LogIn()).settled()
             }
             Entry.Before.run(store: before)
-            try Entry.After.run(store: after)
+            // The guide's code blocks (it waits for its dispatch): it runs on a thread of its own.
+            try await onThreadOfItsOwn("the guide's action creator's replacement") { try Entry.After.run(store: after) }
             let expected = loggedIn ? ["Buy milk"] : []
-            try before.dispatch(Entry.LogIn()).wait(timeout: .seconds(10))
+            try await before.dispatch(Entry.LogIn()).settled()
             #expect(before.state.todos == expected)
             #expect(after.state.todos == expected)
         }
@@ -320,7 +310,8 @@ extension Guide.SwiftFlow {
         let before = Guide.store()
         let beforeLoaded = Guide.Changes()
         Entry.Before.run(store: before, loaded: beforeLoaded)
-        #expect(Guide.waitFor { beforeLoaded.value == 1 })
+        try await beforeLoaded.waitForCount(1)
+        #expect(beforeLoaded.value == 1)
         #expect(before.state.todos == ["Buy milk", "Call mum"])
 
         let after = Guide.store()
@@ -331,29 +322,29 @@ extension Guide.SwiftFlow {
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func swiftFlowDispatchFunction() throws {
+    @Test func swiftFlowDispatchFunction() async throws {
         let before = Guide.store()
         Guide.SwiftFlow.DispatchFunctions.before(store: before)
-        #expect(Guide.waitFor { before.state.todos == ["Buy milk"] })
+        try await before.waitUntil("the 2.x dispatch") { before.state.todos == ["Buy milk"] }
         let after = Guide.store()
-        try Guide.SwiftFlow.DispatchFunctions.after(store: after)
+        try await onThreadOfItsOwn("the guide's anyDispatch") { try Guide.SwiftFlow.DispatchFunctions.after(store: after) }
         #expect(after.state.todos == ["Buy milk"])
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func swiftFlowAppState() throws {
+    @Test func swiftFlowAppState() async throws {
         let store = Guide.store()
-        try store.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).wait(timeout: .seconds(10))
+        try await store.dispatch(Guide.SwiftFlow.ModernAddTodo(title: "x")).settled()
         #expect(Guide.SwiftFlow.AppStateProperty.before(store: store) == ["x"])
         #expect(Guide.SwiftFlow.AppStateProperty.after(store: store) == ["x"])
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated Swift Flow code")
-    @Test func existentialDispatch() throws {
+    @Test func existentialDispatch() async throws {
         for run in [Guide.SwiftFlow.ExistentialDispatch.before, Guide.SwiftFlow.ExistentialDispatch.after] {
             let store = Guide.store()
             run(store)
-            #expect(Guide.waitFor { store.state.todos == ["Buy milk", "Call mum"] })
+            try await store.waitUntil("both to-dos") { store.state.todos == ["Buy milk", "Call mum"] }
         }
     }
 }

@@ -3,37 +3,13 @@ import KatanaLegacy
 import KatanaTesting
 import Testing
 
-// The compiled snippets of Migration.md's entry "Testing a migrated feature".
-enum MigrationGuideTesting {
-    struct TodoList: State, Equatable {
-        var todos: [String] = []
-    }
-
-    /// The 2.x action, before the migration.
-    @available(*, deprecated, message: "The 2.x action the guide migrates")
-    struct AddTodoAction: Action {
-        let title: String
-        func updatedState(currentState: State) -> State {
-            guard var state = currentState as? TodoList else { return currentState }
-            state.todos.append(title)
-            return state
-        }
-    }
-
-    /// The same change after the migration.
-    struct AddTodo: StateUpdater {
-        let title: String
-        func updateState(_ state: inout TodoList) {
-            state.todos.append(title)
-        }
-    }
-}
-
+// The compiled snippets of Migration.md's entry "Testing a migrated feature": the guide's app
+// state and its `AddTodo`, as the 2.x action and as the updater it becomes.
 @Suite struct MigrationGuideTestingTests {
-    typealias TodoList = MigrationGuideTesting.TodoList
-    typealias AddTodo = MigrationGuideTesting.AddTodo
+    typealias TodoList = Guide.AppState
+    typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
     @available(*, deprecated, message: "The 2.x action the guide migrates")
-    typealias AddTodoAction = MigrationGuideTesting.AddTodoAction
+    typealias AddTodoAction = Guide.ActionToStateUpdater.Before.AddTodo
 
     // The 2.x feature, tested as it is (the test is marked deprecated like the code it exercises).
     @available(*, deprecated, message: "Tests the 2.x action before its migration")

@@ -4,6 +4,7 @@ import Foundation
 import Katana
 import KatanaLegacy
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 // Every compiled snippet of Migration.md lives in this folder (this file and its siblings, one per part
@@ -34,14 +35,9 @@ enum Guide {
         init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
     }
 
-    /// Counts calls from any thread.
-    final class Changes: @unchecked Sendable {
-        // @unchecked: `count` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.lock(); count += 1; lock.unlock() }
-        var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    }
+    /// Counts calls from any thread, one element per call: a test awaits a count with
+    /// `waitForCount`.
+    typealias Changes = LockedList<Void>
 
     static func configuration() -> Store<AppState, AppDependencies>.Configuration {
         .init(listenersAsyncProvider: DispatchQueue(label: "guide.listeners"))
@@ -51,13 +47,17 @@ enum Guide {
         Store(interceptors: interceptors, stateInitializer: { AppState() }, configuration: configuration())
     }
 
-    static func waitFor(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            usleep(1_000)
-        }
-        return condition()
+}
+
+extension LockedList where Element == Void {
+    /// Counts one more call (the guide's snippets count their calls with `increment()`).
+    func increment() {
+        append(())
+    }
+
+    /// How many calls there have been.
+    var value: Int {
+        count
     }
 }
 
@@ -501,10 +501,10 @@ extension Guide {
     typealias AddTodo = Guide.ActionToStateUpdater.After.AddTodo
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func actionToStateUpdater() throws {
+    @Test func actionToStateUpdater() async throws {
         let store = Guide.store()
-        try store.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "before")).wait(timeout: .seconds(10))
-        try store.dispatch(AddTodo(title: "after")).wait(timeout: .seconds(10))
+        try await store.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "before")).settled()
+        try await store.dispatch(AddTodo(title: "after")).settled()
         #expect(store.state.todos == ["before", "after"])
     }
 
@@ -513,10 +513,10 @@ extension Guide {
         typealias Entry = Guide.ActionWithSideEffectToSideEffect
         let before = Guide.store()
         before.dispatch(Entry.Before.Login(user: "ada"))
-        #expect(Guide.waitFor { before.state.user == "Ada" && !before.state.isLoading })
+        try await before.waitUntil("the 2.x login") { before.state.user == "Ada" && !before.state.isLoading }
 
         let after = Guide.store()
-        try after.dispatch(Entry.After.Login(user: "grace")).wait(timeout: .seconds(10))
+        try await after.dispatch(Entry.After.Login(user: "grace")).settled()
         #expect(after.state.user == "Grace")
         try await after.dispatch(Entry.After.LoginAsync(user: "linus")).value
         #expect(after.state.user == "Linus")
@@ -528,7 +528,7 @@ extension Guide {
         typealias Entry = Guide.AsyncActionToAsyncSideEffect
         let before = Guide.store()
         before.dispatch(Entry.Before.LoadTodos())
-        #expect(Guide.waitFor { before.state.todos == ["Buy milk", "Call mum"] })
+        try await before.waitUntil("the 2.x load") { before.state.todos == ["Buy milk", "Call mum"] }
         #expect(before.state.progress == 0.5)
 
         let after = Guide.store()
@@ -540,69 +540,69 @@ extension Guide {
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func linkeableActionToOnDispatch() throws {
+    @Test func linkeableActionToOnDispatch() async throws {
         typealias Entry = Guide.LinkeableActionToOnDispatch
         let before = Entry.Before.makeStore()
         before.dispatch(Entry.Before.AddTodo(title: "one"))
-        #expect(Guide.waitFor { before.state.badge == 1 })
+        try await before.waitUntil("the linked badge") { before.state.badge == 1 }
 
         for after in [Entry.After.makeStore(), Entry.AfterWithObservers.makeStore()] {
             after.dispatch(Entry.AddTodo(title: "one"))
             after.dispatch(Entry.AddTodo(title: "two"))
-            #expect(Guide.waitFor { after.state.badge == 2 })
+            try await after.waitUntil("the badge") { after.state.badge == 2 }
         }
     }
 
-    @Test func linkeableActionToDeclarativeRule() throws {
+    @Test func linkeableActionToDeclarativeRule() async throws {
         let store = Guide.LinkeableActionToOnDispatch.AfterWithObservers.makeDeclarativeStore()
         store.dispatch(Guide.LinkeableActionToOnDispatch.AddTodo(title: "one"))
         store.dispatch(Guide.LinkeableActionToOnDispatch.AddTodo(title: "two"))
-        #expect(Guide.waitFor { store.state.badge == 2 })
+        try await store.waitUntil("the badge") { store.state.badge == 2 }
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func actionLoggerToDispatchableLogger() throws {
+    @Test func actionLoggerToDispatchableLogger() async throws {
         typealias Entry = Guide.ActionLoggerToDispatchableLogger
         for store in [Entry.before(), Entry.after()] {
-            try store.dispatch(Entry.AddTodo(title: "quiet")).wait(timeout: .seconds(10))
+            try await store.dispatch(Entry.AddTodo(title: "quiet")).settled()
             #expect(store.state.todos == ["quiet"])
         }
     }
 
-    @Test func storeMiddlewareToStoreInterceptor() throws {
+    @Test func storeMiddlewareToStoreInterceptor() async throws {
         typealias Entry = Guide.MiddlewareToInterceptor
         let modern = Guide.store(interceptors: [Entry.blockWhenLoggedOut])
-        try modern.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
-        try modern.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        try await modern.dispatch(Entry.AddTodo(title: "blocked")).settled()
+        try await modern.dispatch(Entry.Login(user: "ada")).settled()
         #expect(modern.state.user == "Ada")
-        try modern.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
+        try await modern.dispatch(Entry.AddTodo(title: "allowed")).settled()
         #expect(modern.state.todos == ["allowed"])
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func middlewareToInterceptorBridge() throws {
+    @Test func middlewareToInterceptorBridge() async throws {
         typealias Entry = Guide.MiddlewareToInterceptor
         let bridged = Entry.bridged()
-        try bridged.dispatch(Entry.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
-        try bridged.dispatch(Entry.Login(user: "ada")).wait(timeout: .seconds(10))
+        try await bridged.dispatch(Entry.AddTodo(title: "blocked")).settled()
+        try await bridged.dispatch(Entry.Login(user: "ada")).settled()
         #expect(bridged.state.user == "Ada")
-        try bridged.dispatch(Entry.AddTodo(title: "allowed")).wait(timeout: .seconds(10))
+        try await bridged.dispatch(Entry.AddTodo(title: "allowed")).settled()
         #expect(bridged.state.todos == ["allowed"])
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func storeInitialiserWithMiddleware() throws {
+    @Test func storeInitialiserWithMiddleware() async throws {
         typealias Entry = Guide.StoreInitialiser
         let before = Entry.before(middleware: [Guide.MiddlewareToInterceptor.legacyBlockWhenLoggedOut])
         let after = Entry.after(interceptors: [Guide.MiddlewareToInterceptor.blockWhenLoggedOut])
         for store in [before, after] {
-            try store.dispatch(Guide.MiddlewareToInterceptor.AddTodo(title: "blocked")).wait(timeout: .seconds(10))
+            try await store.dispatch(Guide.MiddlewareToInterceptor.AddTodo(title: "blocked")).settled()
             #expect(store.state.todos == ["restored"])
         }
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func zeroArgumentListener() throws {
+    @Test func zeroArgumentListener() async throws {
         let store = Guide.store()
         let changes = Guide.Changes()
         let unsubscribe = store.addListener { changes.increment() }
@@ -610,21 +610,23 @@ extension Guide {
         let unsubscribeTyped = store.addListener { old, new in
             if old.todos != new.todos { todoChanges.increment() }
         }
-        try store.dispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
-        #expect(Guide.waitFor { changes.value == 1 && todoChanges.value == 1 })
+        try await store.dispatch(AddTodo(title: "x")).settled()
+        try await changes.waitForCount(1)
+        try await todoChanges.waitForCount(1)
+        #expect(changes.value == 1 && todoChanges.value == 1)
         unsubscribe()
         unsubscribeTyped()
     }
 
     @available(*, deprecated, message: "Exercises the guide's deprecated 2.x code")
-    @Test func dependencyContainerInitialiser() throws {
+    @Test func dependencyContainerInitialiser() async throws {
         typealias Entry = Guide.DependencyContainer
         let before = Store<AppState, Entry.Before.AppDependencies>()
         before.dependencies.dispatch(Guide.ActionToStateUpdater.Before.AddTodo(title: "legacy"))
-        #expect(Guide.waitFor { before.state.todos == ["legacy"] })
+        try await before.waitUntil("the 2.x dispatch") { before.state.todos == ["legacy"] }
 
         let after = Store<AppState, Entry.After.AppDependencies>()
-        try after.dependencies.dispatch(AddTodo(title: "modern")).wait(timeout: .seconds(10))
+        try await after.dependencies.dispatch(AddTodo(title: "modern")).settled()
         #expect((after.dependencies.getState() as? AppState)?.todos == ["modern"])
     }
 
@@ -635,22 +637,25 @@ extension Guide {
         #expect(store.isReady && plain.isReady)
     }
 
-    @Test func anyStoreDispatch() throws {
+    @Test func anyStoreDispatch() async throws {
         let anyStore: any AnyStore = Guide.store()
-        try anyStore.anyDispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
+        // The guide's replacement blocks: it runs on a thread of its own.
+        _ = try await onThreadOfItsOwn("the guide's anyDispatch") {
+            try anyStore.anyDispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
+        }
         #expect((anyStore.anyState as? AppState)?.todos == ["x"])
     }
 
     @Test func hydraAwait() async throws {
         let store = Guide.store()
-        try store.dispatch(Guide.HydraAwait.Refresh()).wait(timeout: .seconds(10))
+        try await store.dispatch(Guide.HydraAwait.Refresh()).settled()
         #expect(store.state.todos == ["Buy milk", "Call mum"])
         let other = Guide.store()
         try await other.dispatch(Guide.HydraAwait.RefreshAsync()).value
         #expect(other.state.todos == ["Buy milk", "Call mum"])
     }
 
-    @Test func thenInMain() throws {
+    @Test func thenInMain() async throws {
         let store = Guide.store()
         let rendered = Guide.Changes()
         // Compiles as in Katana 6: `.main` is `DispatchQueue.main` (it runs once the main queue is serviced).
@@ -665,21 +670,21 @@ extension Guide {
         let done = store.dispatch(AddTodo(title: "z")).then(in: ui) { _ in
             rendered.increment()
         }
-        try done.wait(timeout: .seconds(10))
+        try await done.settled()
         #expect(store.state.todos == ["x", "y", "z"])
     }
 
-    @Test func promiseVoidFromDispatch() throws {
+    @Test func promiseVoidFromDispatch() async throws {
         let store = Guide.store()
         let promise: Promise<Void> = store.dispatch(AddTodo(title: "x"))
         let counted = promise
             .then { _ in store.state.todos.count }
             .catch { error in print("failed: \(error)") }
-        #expect(try counted.wait(timeout: .seconds(10)) == 1)
+        #expect(try await counted.settled() == 1)
     }
 
-    @Test func hydraPromiseBody() throws {
-        #expect(try Guide.HydraPromiseBody.answer().wait(timeout: .seconds(10)) == 42)
+    @Test func hydraPromiseBody() async throws {
+        #expect(try await Guide.HydraPromiseBody.answer().settled() == 42)
     }
 
     @Test func asyncProviderToExecutor() throws {
@@ -693,7 +698,7 @@ extension Guide {
         #expect(store.isReady)
     }
 
-    @Test func listenersOnTheMainQueue() throws {
+    @Test func listenersOnTheMainQueue() async throws {
         let store = Store<AppState, AppDependencies>(
             interceptors: [],
             stateInitializer: { AppState() },
@@ -701,8 +706,9 @@ extension Guide {
         )
         let changes = Guide.Changes()
         store.addListener { _, _ in changes.increment() }
-        try store.dispatch(AddTodo(title: "x")).wait(timeout: .seconds(10))
-        #expect(Guide.waitFor { changes.value == 1 })
+        try await store.dispatch(AddTodo(title: "x")).settled()
+        try await changes.waitForCount(1)
+        #expect(changes.value == 1)
     }
 
     /// "Setting up": the manifest snippet names the products by the dependency's identity (the

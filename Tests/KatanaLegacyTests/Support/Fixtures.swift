@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
+import Testing
 
 /// The state the legacy tests use: a counter, a log of applied items in order, and a download.
 struct LegacyState: State, Equatable {
@@ -115,33 +117,16 @@ struct TestError: Error, Equatable {
     let code: Int
 }
 
-/// A thread-safe list of values recorded from other threads.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
+/// An `AddAction` dispatched to `store` is rejected with `error` and leaves the counter alone; the
+/// store keeps working: an `AppendAction` after it is applied.
+@available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
+func expectAddRejected(with error: TestError, by store: LegacyStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    await #expect(throws: error, sourceLocation: sourceLocation) {
+        try await store.dispatch(AddAction(amount: 1)).settled()
     }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-/// Polls `condition` until it holds or `timeout` passes (never longer); returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(1_000)
-    }
-    return condition()
+    #expect(store.state.counter == 0, sourceLocation: sourceLocation)
+    try await store.dispatch(AppendAction(tag: "fine")).settled()
+    #expect(store.state.log == ["fine"], sourceLocation: sourceLocation)
 }
 
 /// A modern updater that changes nothing: waiting for it means every earlier item has been handled.
@@ -151,6 +136,15 @@ struct Barrier: StateUpdater {
 
 /// Dispatches a ``Barrier`` and waits for it (bounded).
 @available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
-func settle(_ store: LegacyStore) throws {
-    try store.dispatch(Barrier()).wait(timeout: .seconds(10))
+func settle(_ store: LegacyStore) async throws {
+    try await store.dispatch(Barrier()).settled()
+}
+
+extension Promise {
+    /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after the
+    /// default test timeout.
+    @discardableResult
+    func settled() async throws -> Value {
+        try await withTimeout("a \(Value.self) promise to settle") { try await self.value }
+    }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 // The deprecated Swift Flow API is what these tests exercise.
@@ -15,120 +16,124 @@ import Testing
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func dispatchWithCallback_receivesTheStateThatIncludesItsAction() throws {
+    @Test func dispatchWithCallback_receivesTheStateThatIncludesItsAction() async throws {
         let store = makeStore()
-        let seen = Recorder<Int>()
+        let seen = LockedList<Int>()
         let promise = store.dispatch(AddAction(amount: 4)) { state in
             seen.append((state as? LegacyState)?.counter ?? -1)
         }
-        try promise.wait(timeout: .seconds(10))
-        #expect(eventually { seen.values == [4] })
+        try await promise.settled()
+        try await seen.waitUntil { $0 == [4] }
         // The labelled form, and a modern updater.
         store.dispatch(action: AppendUpdater(tag: "modern"), callback: { state in
             seen.append((state as? LegacyState)?.log.count ?? -1)
         })
-        #expect(eventually { seen.values == [4, 1] })
+        try await seen.waitUntil { $0 == [4, 1] }
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() throws {
+    @Test func dispatchWithCallback_ofASideEffect_callsBackOnceItHasRun() async throws {
         let store = makeStore()
-        let ran = Recorder<String>()
-        let seen = Recorder<String>()
+        let ran = LockedList<String>()
+        let seen = LockedList<String>()
         store.dispatch(SwiftFlowProbeSideEffect(ran: ran)) { _ in
-            seen.append(ran.values.joined())
+            seen.append(ran.all.joined())
         }
-        #expect(eventually { seen.values == ["ran"] })
+        try await seen.waitUntil { $0 == ["ran"] }
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func dispatchWithCallback_whenTheItemFails_neverCallsBack() throws {
+    @Test func dispatchWithCallback_whenTheItemFails_neverCallsBack() async throws {
         let store = makeStore()
-        let seen = Recorder<Int>()
+        let seen = LockedList<Int>()
         let promise = store.dispatch(WrongStateAction()) { _ in seen.append(1) }
-        #expect(throws: KatanaError.self) { try promise.wait(timeout: .seconds(10)) }
-        let marker = Recorder<Int>()
+        await #expect(throws: KatanaError.self) { try await promise.settled() }
+        let marker = LockedList<Int>()
         store.dispatch(AddAction(amount: 1)) { _ in marker.append(1) }
-        #expect(eventually { marker.values == [1] })
-        #expect(seen.values.isEmpty)
+        try await marker.waitUntil { $0 == [1] }
+        #expect(seen.all.isEmpty)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func labelledDispatchOfAnAction_dispatchesIt() throws {
+    @Test func labelledDispatchOfAnAction_dispatchesIt() async throws {
         let store = makeStore()
-        let result = try store.dispatch(action: AddAction(amount: 2)).wait(timeout: .seconds(10))
+        let result = try await store.dispatch(action: AddAction(amount: 2)).settled()
         #expect(result is Void)
         #expect(store.state.counter == 2)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() throws {
+    @Test func actionCreator_getsTheStateAndTheStore_andItsActionIsDispatched() async throws {
         let store = makeStore(initial: LegacyState(counter: 10))
-        let sawStore = Recorder<Bool>()
+        let sawStore = LockedList<Bool>()
         let creator: ActionCreator = { state, creatorStore in
             sawStore.append(creatorStore === store)
             guard let state = state as? LegacyState, state.counter >= 10 else { return nil }
             return AppendAction(tag: "counter was \(state.counter)")
         }
         let promise = store.dispatch(creator)
-        try #require(promise).wait(timeout: .seconds(10))
+        try await #require(promise).settled()
         #expect(store.state.log == ["counter was 10"])
-        #expect(sawStore.values == [true])
+        #expect(sawStore.all == [true])
         // The labelled forms.
-        try store.dispatch(actionCreator: creator)?.wait(timeout: .seconds(10))
-        let seen = Recorder<[String]>()
+        try await store.dispatch(actionCreator: creator)?.settled()
+        let seen = LockedList<[String]>()
         store.dispatch(actionCreator: creator, callback: { state in
             seen.append((state as? LegacyState)?.log ?? [])
         })
-        #expect(eventually { seen.values.count == 1 })
-        #expect(seen.values.first?.count == 3)
+        try await seen.waitForCount(1)
+        #expect(seen.count == 1)
+        #expect(seen.all.first?.count == 3)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() throws {
+    @Test func actionCreator_returningNil_dispatchesNothing_andNeverCallsItsCallback() async throws {
         let store = makeStore()
-        let listened = Recorder<Int>()
+        let listened = LockedList<Int>()
         store.addListener { _, _ in listened.append(1) }
-        let called = Recorder<Int>()
+        let called = LockedList<Int>()
         let promise = store.dispatch({ _, _ in nil }, callback: { _ in called.append(1) })
         #expect(promise == nil)
         #expect(store.dispatch { _, _ in nil } == nil)
         // Something dispatched afterwards is the first thing the store handles, and its callback comes.
-        let marker = Recorder<Int>()
+        let marker = LockedList<Int>()
         store.dispatch(AddAction(amount: 1)) { _ in marker.append(1) }
-        #expect(eventually { marker.values == [1] })
-        #expect(listened.values == [1])
-        #expect(called.values.isEmpty)
+        try await marker.waitUntil { $0 == [1] }
+        #expect(listened.all == [1])
+        #expect(called.all.isEmpty)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() throws {
+    @Test func asyncActionCreator_dispatchesWhenItsWorkIsDone_andItsCallbackFires() async throws {
         let store = makeStore(initial: LegacyState(counter: 1))
+        // The creator's work is done when the test says so (and, whatever happens, when it ends):
+        // it must not go on by itself while the test has not looked yet, however slow the machine.
         let work = DispatchSemaphore(value: 0)
-        let sawState = Recorder<Int>()
+        defer { work.signal() }
+        let sawState = LockedList<Int>()
         let creator: AsyncActionCreator = { state, _, actionCreatorCallback in
             sawState.append((state as? LegacyState)?.counter ?? -1)
             DispatchQueue.global().async {
-                _ = work.wait(timeout: .now() + 10)
+                _ = work.wait(timeout: .now() + 600)
                 actionCreatorCallback { state, _ in
                     AddAction(amount: ((state as? LegacyState)?.counter ?? 0) * 10)
                 }
             }
         }
-        let seen = Recorder<Int>()
+        let seen = LockedList<Int>()
         store.dispatch(creator) { state in
             seen.append((state as? LegacyState)?.counter ?? -1)
         }
-        #expect(sawState.values == [1])
-        try settle(store)
+        #expect(sawState.all == [1])
+        try await settle(store)
         #expect(store.state.counter == 1)
         work.signal()
-        #expect(eventually { seen.values == [11] })
+        try await seen.waitUntil { $0 == [11] }
         #expect(store.state.counter == 11)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func asyncActionCreator_withoutCallback_andLabelled() throws {
+    @Test func asyncActionCreator_withoutCallback_andLabelled() async throws {
         let store = makeStore()
         let later: AsyncActionCreator = { _, _, actionCreatorCallback in
             DispatchQueue.global().async {
@@ -137,38 +142,39 @@ import Testing
         }
         store.dispatch(later)
         store.dispatch(asyncActionCreator: later)
-        #expect(eventually { store.state.counter == 2 })
-        let seen = Recorder<Int>()
+        try await store.waitUntil { store.state.counter == 2 }
+        let seen = LockedList<Int>()
         store.dispatch(asyncActionCreator: later, callback: { state in
             seen.append((state as? LegacyState)?.counter ?? -1)
         })
-        #expect(eventually { seen.values.count == 1 })
-        #expect(seen.values.first ?? 0 >= 3)
+        try await seen.waitForCount(1)
+        #expect(seen.count == 1)
+        #expect(seen.all.first ?? 0 >= 3)
         // An async creator whose creator returns nil dispatches nothing and never calls back.
-        let never = Recorder<Int>()
+        let never = LockedList<Int>()
         store.dispatch({ _, _, actionCreatorCallback in actionCreatorCallback { _, _ in nil } }, callback: { _ in
             never.append(1)
         })
-        try settle(store)
+        try await settle(store)
         #expect(store.state.counter == 3)
-        #expect(never.values.isEmpty)
+        #expect(never.all.isEmpty)
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func dispatchFunction_dispatchesAndReturnsThePromise() throws {
+    @Test func dispatchFunction_dispatchesAndReturnsThePromise() async throws {
         let store = makeStore()
         let dispatch = store.dispatchFunction!
         let result = dispatch(AddAction(amount: 5))
         let promise = try #require(result as? Promise<any Sendable>)
-        try promise.wait(timeout: .seconds(10))
+        try await promise.settled()
         #expect(store.state.counter == 5)
         _ = store.dispatchFunction(AppendAction(tag: "direct"))
-        try settle(store)
+        try await settle(store)
         #expect(store.state.log == ["direct"])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated Swift Flow API")
-    @Test func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() throws {
+    @Test func dispatchFunction_doesNotKeepTheStore_andRejectsOnceItIsGone() async throws {
         weak var weakStore: LegacyStore?
         var dispatch: DispatchFunction?
         do {
@@ -176,8 +182,9 @@ import Testing
             weakStore = store
             dispatch = store.dispatchFunction
         }
-        #expect(eventually { weakStore == nil })
+        // Nothing signals a release: the weak reference is looked at until it clears.
+        try await poll("the store to be released") { weakStore == nil }
         let result = try #require(dispatch?(AddAction(amount: 1)) as? Promise<any Sendable>)
-        #expect(throws: KatanaError.self) { try result.wait(timeout: .seconds(10)) }
+        await #expect(throws: KatanaError.self) { try await result.settled() }
     }
 }

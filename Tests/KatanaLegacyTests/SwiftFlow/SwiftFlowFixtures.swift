@@ -1,15 +1,16 @@
 import Dispatch
 import Foundation
 import Katana
+import KatanaTestSupport
 @testable import KatanaLegacy
 
 /// A Swift Flow subscriber that records the counter of every state it is given, and flags any call
 /// made after the test declared it closed (set right after `unsubscribe` returned).
 @available(*, deprecated)
 final class CounterSubscriber: StoreSubscriber, Sendable {
-    let counters = Recorder<Int>()
-    let callsAfterClose = Recorder<Int>()
-    private let closedFlag = Recorder<Bool>()
+    let counters = LockedList<Int>()
+    let callsAfterClose = LockedList<Int>()
+    private let closedFlag = LockedList<Bool>()
     /// Runs inside every call, after recording (for subscribers that act on what they see).
     let onState: @Sendable (CounterSubscriber, LegacyState) -> Void
 
@@ -18,7 +19,7 @@ final class CounterSubscriber: StoreSubscriber, Sendable {
     }
 
     func newState(state: LegacyState) {
-        if !closedFlag.values.isEmpty {
+        if !closedFlag.all.isEmpty {
             callsAfterClose.append(state.counter)
         }
         counters.append(state.counter)
@@ -34,7 +35,7 @@ final class CounterSubscriber: StoreSubscriber, Sendable {
 /// A subscriber that expects another state type: the store must skip it.
 @available(*, deprecated)
 final class ForeignSubscriber: StoreSubscriber, Sendable {
-    let calls = Recorder<String>()
+    let calls = LockedList<String>()
 
     func newState(state: ForeignState) {
         calls.append(state.text)
@@ -67,7 +68,7 @@ struct SwiftFlowAnswer: ReturningSideEffect {
 /// A plain side effect that records that it ran.
 @available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
 struct SwiftFlowProbeSideEffect: SideEffect {
-    let ran: Recorder<String>
+    let ran: LockedList<String>
     func sideEffect(_ context: SideEffectContext<LegacyState, LegacyDependencies>) throws {
         ran.append("ran")
     }
@@ -82,10 +83,10 @@ func swiftFlowSubscriptions(of store: LegacyStore) -> Int {
 /// Waits until every change dispatched so far has reached the store's listeners (and so its Swift Flow
 /// subscribers): a listener added now is called after the ones queued before it.
 @available(*, deprecated, message: "Built on the deprecated LegacySideEffectDependencyContainer")
-func drainListeners(of store: LegacyStore) throws {
-    let probe = Recorder<Int>()
+func drainListeners(of store: LegacyStore) async throws {
+    let probe = LockedList<Int>()
     let unsubscribe = store.addListener { _, _ in probe.append(1) }
     defer { unsubscribe() }
-    try store.dispatch(Barrier()).wait(timeout: .seconds(10))
-    _ = eventually { !probe.values.isEmpty }
+    try await store.dispatch(Barrier()).settled()
+    try await probe.waitForCount(1)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// The examples of docs/ObserverRules.md, compiled (and run) so a change that breaks them breaks the build.
@@ -93,31 +94,26 @@ extension Notification.Name {
     typealias Logout = ReadmeObservers.Logout
     typealias ClearCache = ReadmeObservers.ClearCache
 
-    private func waitFor(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            usleep(1_000)
-        }
-        return true
-    }
-
-    private func exercise(_ observer: @escaping StoreInterceptor, center: NotificationCenter) throws {
-        let store = Store<AppState, AppDependencies>(
+    private func makeStore(_ observer: @escaping StoreInterceptor) -> Store<AppState, AppDependencies> {
+        Store<AppState, AppDependencies>(
             interceptors: [observer],
             stateInitializer: { AppState() },
             configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.listeners"))
         )
-        #expect(waitFor { store.state.configurationLoads == 1 })
-        try store.dispatch(ReadmeObservers.Login(name: "ada")).wait(timeout: .seconds(5))
-        #expect(waitFor { store.state.syncing })
-        try store.dispatch(Logout()).wait(timeout: .seconds(5))
-        #expect(waitFor { store.state.cacheCleared })
-        center.post(name: .reloadConfiguration, object: nil)
-        #expect(waitFor { store.state.configurationLoads == 2 })
     }
 
-    @Test func katanaForm_runsAsWritten() throws {
+    private func exercise(_ observer: @escaping StoreInterceptor, center: NotificationCenter) async throws {
+        let store = makeStore(observer)
+        try await store.waitUntil("the configuration to load at the start") { store.state.configurationLoads == 1 }
+        try await store.dispatch(ReadmeObservers.Login(name: "ada")).settled()
+        try await store.waitUntil("the sync to start") { store.state.syncing }
+        try await store.dispatch(Logout()).settled()
+        try await store.waitUntil("the cache to be cleared") { store.state.cacheCleared }
+        center.post(name: .reloadConfiguration, object: nil)
+        try await store.waitUntil("the configuration to load again") { store.state.configurationLoads == 2 }
+    }
+
+    @Test func katanaForm_runsAsWritten() async throws {
         let center = NotificationCenter()
         let observer = ObserverInterceptor.observe([
             .onStart([LoadConfiguration.self]),
@@ -127,10 +123,10 @@ extension Notification.Name {
             .onDispatch(Logout.self, [ClearCache.self]),
             .onNotification(.reloadConfiguration, [LoadConfiguration.self]),
         ], notificationCenter: center)
-        try exercise(observer, center: center)
+        try await exercise(observer, center: center)
     }
 
-    @Test func declarativeForm_runsAsWritten() throws {
+    @Test func declarativeForm_runsAsWritten() async throws {
         let center = NotificationCenter()
         let observer = ObserverInterceptor.observe(notificationCenter: center) {
             OnStart(LoadConfiguration.self)
@@ -140,22 +136,18 @@ extension Notification.Name {
             OnDispatch(Logout.self) { _ in ClearCache() }
             OnNotification(.reloadConfiguration) { _ in LoadConfiguration() }
         }
-        try exercise(observer, center: center)
+        try await exercise(observer, center: center)
     }
 
-    @Test func reusableGroups_composeWithControlFlow() throws {
-        let store = Store<AppState, AppDependencies>(
-            interceptors: [ObserverInterceptor.observe { ReadmeObservers.Rules.all(verbose: true) }],
-            stateInitializer: { AppState() },
-            configuration: .init(listenersAsyncProvider: DispatchQueue(label: "readme.listeners"))
-        )
-        try store.dispatch(ReadmeObservers.SetLogLevel(level: "debug")).wait(timeout: .seconds(5))
-        #expect(waitFor { store.state.appliedLevel == "debug" })
-        try store.dispatch(ReadmeObservers.Login(name: "ada")).wait(timeout: .seconds(5))
+    @Test func reusableGroups_composeWithControlFlow() async throws {
+        let store = makeStore(ObserverInterceptor.observe { ReadmeObservers.Rules.all(verbose: true) })
+        try await store.dispatch(ReadmeObservers.SetLogLevel(level: "debug")).settled()
+        try await store.waitUntil("the level to be applied") { store.state.appliedLevel == "debug" }
+        try await store.dispatch(ReadmeObservers.Login(name: "ada")).settled()
         // verbose: the login changed the user, and that transition is logged exactly once.
-        #expect(waitFor { store.state.transitions == 1 })
-        try store.dispatch(ReadmeObservers.SetLogLevel(level: "info")).wait(timeout: .seconds(5))
-        #expect(waitFor { store.state.appliedLevel == "info" })
+        try await store.waitUntil("the transition to be logged") { store.state.transitions == 1 }
+        try await store.dispatch(ReadmeObservers.SetLogLevel(level: "info")).settled()
+        try await store.waitUntil("the level to be applied") { store.state.appliedLevel == "info" }
         #expect(store.state.transitions == 1)
     }
 }

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 
 // Shared fixtures of the KatanaObservers tests: one state, a few updaters and side effects, a
-// store factory, a polling wait with a deadline and a recording interceptor.
+// store factory, the waits for a store's log and a recording interceptor.
 //
 // Convention: everything a rule produces appends a string to `ObsState.log`, so a test asserts
 // exactly which items were produced (and from which values) by reading the log.
@@ -37,35 +38,59 @@ func makeStore(_ interceptors: [StoreInterceptor]) -> ObsStore {
     )
 }
 
-/// How long any single wait in these tests may take before the test fails.
-let testTimeout: Duration = .seconds(10)
-
-/// Polls `condition` until it holds or the deadline passes; returns whether it held.
-func eventually(timeout: Duration = testTimeout, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline {
-            return condition()
-        }
-        usleep(1_000)
-    }
-    return true
-}
-
 extension ObsStore {
     /// The log entries that start with `prefix`, in order.
     func entries(_ prefix: String) -> [String] {
         state.log.filter { $0.hasPrefix(prefix) }
     }
 
-    /// Dispatches `Append(entry)` and waits (with the test timeout) until it has been applied.
-    func appendAndWait(_ entry: String) throws {
-        try dispatch(Append(entry)).wait(timeout: testTimeout)
+    /// Dispatches `Append(entry)` and waits until it has been applied.
+    func appendAndWait(_ entry: String) async throws {
+        try await dispatch(Append(entry)).settled()
     }
 
-    /// Waits until the log contains `entry`; returns whether it did before the deadline.
-    func waitForEntry(_ entry: String) -> Bool {
-        eventually { state.log.contains(entry) }
+    /// Suspends until the log contains `entry`, woken each time the store runs out of work.
+    func waitForEntry(_ entry: String) async throws {
+        try await waitUntil("the log entry '\(entry)'") { state.log.contains(entry) }
+    }
+
+    /// Suspends until the log contains `entry`, then appends a sentinel entry: by the time it is
+    /// applied, no rule of what came before can still add to the log.
+    func waitForEntryThenSentinel(_ entry: String) async throws {
+        try await waitForEntry(entry)
+        try await appendAndWait("sentinel")
+    }
+
+    /// Bumps the count twice, with changes to other fields between (an unrelated log entry, and
+    /// the level too when `changingTheLevel`), then waits until the second bump's "count 1->2"
+    /// has been logged.
+    func bumpTwiceAroundOtherChanges(changingTheLevel: Bool = false) async throws {
+        try await dispatch(Bump()).settled()
+        if changingTheLevel {
+            try await dispatch(SetLevel("debug")).settled()
+        }
+        try await appendAndWait("unrelated entry")
+        try await dispatch(Bump()).settled()
+        try await waitForEntry("count 1->2")
+    }
+}
+
+extension NotificationCenter {
+    /// Posts a notification named `name`, with no object, for each of `values`: `["value": value]`
+    /// as its user info, or none for nil.
+    func post(_ name: Notification.Name, values: [String?]) {
+        for value in values {
+            post(name: name, object: nil, userInfo: value.map { ["value": $0] })
+        }
+    }
+}
+
+extension Promise {
+    /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after the
+    /// default test timeout.
+    @discardableResult
+    func settled() async throws -> Value {
+        try await withTimeout("a \(Value.self) promise to settle") { try await self.value }
     }
 }
 
@@ -122,28 +147,15 @@ struct DoNothing: SideEffect {
 struct AppendViaSideEffect: SideEffect {
     let entry: String
     func sideEffect(_ context: SideEffectContext<ObsState, ObsDependencies>) throws {
-        try context.dispatch(Append(entry)).wait(timeout: testTimeout)
+        try context.dispatch(Append(entry)).wait(timeout: defaultTestTimeout)
     }
 }
 
 // MARK: - Recording
 
-/// A value behind a lock, for data shared between the test and the store's threads.
-final class Shared<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value { lock.withLock { value } }
-
-    func mutate<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-}
-
 /// An interceptor that records a label for every item that passes through it, then passes it on.
 final class RecordingInterceptor: Sendable {
-    let seen = Shared<[String]>([])
+    let seen = LockedList<String>()
 
     /// `Append` items are recorded as "Append(<entry>)", everything else by its type name.
     var interceptor: StoreInterceptor {
@@ -152,7 +164,7 @@ final class RecordingInterceptor: Sendable {
             { next in
                 { item in
                     let label = (item as? Append).map { "Append(\($0.entry))" } ?? "\(type(of: item))"
-                    seen.mutate { $0.append(label) }
+                    seen.append(label)
                     try next(item)
                 }
             }

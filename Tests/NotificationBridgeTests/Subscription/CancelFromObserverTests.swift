@@ -1,26 +1,29 @@
 import Dispatch
 import Foundation
+import KatanaTestSupport
 import Testing
 
 @testable import NotificationBridge
 
 /// One round of two bridges whose observers cancel each other's subscription: both observers
 /// first wait until both posts are in progress, so the two cancels always overlap.
-// @unchecked Sendable: every mutable property is only touched while holding `lock`.
+// @unchecked Sendable: every mutable property is only touched while holding `condition`.
 private final class CrossCancelRound: @unchecked Sendable {
-    private let lock = NSLock()
-    // guarded by `lock`: the two subscriptions, once the test has created them.
+    /// Guards the properties below; every change wakes the posting threads waiting on it.
+    private let condition = NSCondition()
+    // guarded by `condition`: the two subscriptions, once the test has created them.
     private var subscriptions: [NotificationBridgeSubscription?] = [nil, nil]
-    // guarded by `lock`: whether side i's observer has started handling a post.
+    // guarded by `condition`: whether side i's observer has started handling a post.
     private var entered = [false, false]
-    // guarded by `lock`: whether side i's observer has called cancel.
+    // guarded by `condition`: whether side i's observer has called cancel.
     private var cancelling = [false, false]
-    // guarded by `lock`: whether side i's observer has returned from its first post.
-    private var finished = [false, false]
-    // guarded by `lock`: whether side i's cancel returned only after the other side's post ended.
+    // guarded by `condition`: whether side i's cancel returned only after the other side's post ended.
     private var waitedForTheOther: [Bool?] = [nil, nil]
-    // guarded by `lock`: problems seen on a posting thread.
-    private var problems: [String] = []
+    // guarded by `condition`: whether side i's observer has returned from its first post.
+    private var finished = [false, false]
+    /// "finished" once per side that returned from its first post, and the problems seen on a
+    /// posting thread: what the test awaits.
+    let events = LockedList<String>()
 
     let bridges: [NotificationBridge]
     let useCancelAll: Bool
@@ -30,53 +33,133 @@ private final class CrossCancelRound: @unchecked Sendable {
         self.useCancelAll = useCancelAll
     }
 
+    /// Runs `body` holding the lock, then wakes whoever waits in ``waitUntil(_:)``.
+    private func change<R>(_ body: () -> R) -> R {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return body()
+    }
+
+    /// Blocks the posting thread (never a test task's) until `holds`, which reads the guarded
+    /// properties, is true; woken by every change. False after the default test timeout.
+    private func waitUntil(_ holds: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(defaultTestTimeout.components.seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds() {
+            if !condition.wait(until: deadline) { return holds() }
+        }
+        return true
+    }
+
     func store(_ subscription: NotificationBridgeSubscription, side: Int) {
-        lock.withLock { subscriptions[side] = subscription }
+        change { subscriptions[side] = subscription }
     }
 
     /// What side `side`'s observer does with its first post; later posts do nothing.
     func handlePost(side: Int) {
         let other = 1 - side
-        let first: Bool = lock.withLock {
+        let first: Bool = change {
             guard !entered[side] else { return false }
             entered[side] = true
             return true
         }
         guard first else { return }
-        let bothPosting = spinUntil {
-            lock.withLock { entered[other] && subscriptions[other] != nil }
-        }
-        guard bothPosting, let target = lock.withLock({ subscriptions[other] }) else {
-            lock.withLock { problems.append("side \(side): the other post never started") }
+        let bothPosting = waitUntil { entered[other] && subscriptions[other] != nil }
+        guard bothPosting, let target = change({ subscriptions[other] }) else {
+            events.append("problem: side \(side): the other post never started")
             return
         }
-        lock.withLock { cancelling[side] = true }
+        change { cancelling[side] = true }
         if useCancelAll {
             bridges[other].cancelAll()
         } else {
             target.cancel()
         }
-        lock.withLock { waitedForTheOther[side] = finished[other] }
+        change { waitedForTheOther[side] = finished[other] }
         // Stay in the post until the other side has called cancel too, so that a cancel that
         // wrongly returned without waiting is seen returning before the other post ended.
-        if !spinUntil({ lock.withLock { cancelling[other] } }) {
-            lock.withLock { problems.append("side \(side): the other side never cancelled") }
+        if !waitUntil({ cancelling[other] }) {
+            events.append("problem: side \(side): the other side never cancelled")
         }
-        lock.withLock { finished[side] = true }
+        change { finished[side] = true }
+        events.append("finished")
     }
 
-    /// Whether both observers have returned from their first post.
-    var isOver: Bool {
-        lock.withLock { finished == [true, true] || !problems.isEmpty }
+    /// Suspends until both observers have returned from their first post, or one saw a problem.
+    func waitUntilOver() async throws {
+        // Longer than the posting threads' own waits, so that a wait of theirs that ran out is
+        // reported as what it is, not as a deadlock.
+        try await events.waitUntil("both observers to return from their posts", timeout: defaultTestTimeout * 4) { events in
+            events.filter { $0 == "finished" }.count == 2 || events.contains { $0.hasPrefix("problem") }
+        }
     }
 
     var outcome: (waited: [Bool?], problems: [String]) {
-        lock.withLock { (waitedForTheOther, problems) }
+        (change { waitedForTheOther }, events.all.filter { $0.hasPrefix("problem") })
+    }
+}
+
+/// An observer of `name` whose first post stays in progress until the test releases it (or
+/// `patience` passes: long, since the thread that releases it may wait a while for a core under
+/// load): a post in progress, for as long as a test needs one.
+// @unchecked Sendable: its properties are constants, of Sendable types but for `observation`,
+// which is only used to remove the observer.
+private final class HeldPost: @unchecked Sendable {
+    /// The name of the notification whose first post is held.
+    let name: Notification.Name
+    /// One entry once the first post has reached the observer.
+    let entered: LockedList<String>
+    /// One entry once the first post has ended: whether the test released it in time.
+    let ended: LockedList<Bool>
+    private let gate: DispatchSemaphore
+    private let center: NotificationCenter
+    private let observation: any NSObjectProtocol
+
+    init(_ name: Notification.Name, on center: NotificationCenter, patience: Duration = .seconds(240)) {
+        let entered = LockedList<String>()
+        let ended = LockedList<Bool>()
+        let gate = DispatchSemaphore(value: 0)
+        let isFirst = LockedValue(true)
+        self.name = name
+        self.entered = entered
+        self.ended = ended
+        self.gate = gate
+        self.center = center
+        observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+            guard isFirst.withLock({ first in defer { first = false }; return first }) else { return }
+            entered.append("entered")
+            let released = gate.wait(timeout: .now() + Double(patience.components.seconds)) == .success
+            ended.append(released)
+        }
+    }
+
+    deinit {
+        center.removeObserver(observation)
+    }
+
+    /// Whether the first post has ended.
+    var hasEnded: Bool {
+        ended.count > 0
+    }
+
+    /// Lets the first post end.
+    func release() {
+        gate.signal()
     }
 }
 
 /// What `cancel()` waits for when it is called from an observer, and `isActive` during a post.
 struct CancelFromObserverTests {
+    /// A bridge on a center of its own, and a held post on that center, of a name made from `name`.
+    private func bridgeWithHeldPost(_ name: String) -> (bridge: NotificationBridge, held: HeldPost) {
+        let center = NotificationCenter()
+        return (NotificationBridge(center: center), HeldPost(Notification.Name("CancelFromObserverTests.\(name)"), on: center))
+    }
+
     /// Two bridges, each posting from its own queue every millisecond, whose observers cancel
     /// each other's subscription while both posts are in progress. Each cancel used to wait for
     /// the other's post while its own post waited for it: a deadlock on the first round.
@@ -98,9 +181,12 @@ struct CancelFromObserverTests {
                 state.store(try bridges[side].post(names[side], every: .milliseconds(1)), side: side)
             }
 
-            let over = await waitUntil(timeout: .seconds(60)) { state.isOver }
-            #expect(over, "round \(round): the observers' cancels did not return (deadlock)")
-            guard over else { return }  // the posting threads are stuck; do not touch the bridges
+            do {
+                try await state.waitUntilOver()
+            } catch {
+                Issue.record("round \(round): the observers' cancels did not return (deadlock): \(error)")
+                return  // the posting threads are stuck; do not touch the bridges
+            }
             for side in 0..<2 {
                 centers[side].removeObserver(observations[side])
             }
@@ -119,59 +205,37 @@ struct CancelFromObserverTests {
     /// `isActive` answers while an observer of the subscription's post is still running.
     @Test
     func isActiveAnswersWhileAPostIsInProgress() async throws {
-        let center = NotificationCenter()
-        let bridge = NotificationBridge(center: center)
-        let name = Notification.Name("CancelFromObserverTests.isActive")
-        let entered = Guarded(false)
-        let readBeforeThePostEnded = Guarded<Bool?>(nil)
-        let read = DispatchSemaphore(value: 0)
-        let observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            // Bounded, and long: the test task that signals may wait a while for a thread under load.
-            readBeforeThePostEnded.set(read.wait(timeout: .now() + .seconds(240)) == .success)
-        }
-        defer { center.removeObserver(observation) }
-        let subscription = try bridge.post(name, every: .seconds(60), firstFireAfter: .zero)
+        let (bridge, held) = bridgeWithHeldPost("isActive")
+        let subscription = try bridge.post(held.name, every: .seconds(60), firstFireAfter: .zero)
         defer { subscription.cancel() }
 
-        #expect(await waitUntil { entered.get() })
-        let answer = Guarded<Bool?>(nil)
-        onOwnThread {
-            answer.set(subscription.isActive)
-            read.signal()
+        try await held.entered.waitForCount(1)
+        let answer = try await onThreadOfItsOwn("isActive, read during the post", timeout: .seconds(300)) {
+            let active = subscription.isActive
+            held.release()
+            return active
         }
-        #expect(await waitUntil(timeout: .seconds(300)) { readBeforeThePostEnded.get() != nil })
-        #expect(readBeforeThePostEnded.get() == true, "isActive waited for the post to end")
-        #expect(answer.get() == true)
+        let readBeforeThePostEnded = try await held.ended.waitForCount(1, timeout: .seconds(300))
+        #expect(readBeforeThePostEnded == [true], "isActive waited for the post to end")
+        #expect(answer == true)
     }
 
     /// A cancel from a thread that is not posting returns only after the post in progress ended.
     @Test
     func cancelFromAnotherThreadWaitsForThePostInProgress() async throws {
-        let center = NotificationCenter()
-        let bridge = NotificationBridge(center: center)
-        let name = Notification.Name("CancelFromObserverTests.otherThread")
-        let entered = Guarded(false)
-        let postFinished = Guarded(false)
-        let release = DispatchSemaphore(value: 0)
-        let observation = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            _ = release.wait(timeout: .now() + .seconds(60))
-            postFinished.set(true)
-        }
-        defer { center.removeObserver(observation) }
-        let subscription = try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { entered.get() })
+        let (bridge, held) = bridgeWithHeldPost("otherThread")
+        let subscription = try bridge.post(held.name, every: .milliseconds(1), firstFireAfter: .zero)
+        try await held.entered.waitForCount(1)
 
-        let cancelReturnedAfterThePost = Guarded<Bool?>(nil)
-        onOwnThread {
+        async let cancelReturnedAfterThePost = onThreadOfItsOwn("the cancel", timeout: .seconds(120)) {
             subscription.cancel()
-            cancelReturnedAfterThePost.set(postFinished.get())
+            return held.hasEnded
         }
-        #expect(await waitUntil { !subscription.isActive })
-        release.signal()
-        #expect(await waitUntil(timeout: .seconds(120)) { cancelReturnedAfterThePost.get() != nil })
-        #expect(cancelReturnedAfterThePost.get() == true)
+        // The cancel ends the subscription at once, then waits for the post: nothing signals the
+        // first part but the flag.
+        try await poll("the subscription to end") { !subscription.isActive }
+        held.release()
+        #expect(try await cancelReturnedAfterThePost == true)
     }
 
     /// A cancel from an observer of another bridge waits for the post in progress too, as long as
@@ -183,30 +247,21 @@ struct CancelFromObserverTests {
         let cancellingBridge = NotificationBridge(center: center)
         let slowName = Notification.Name("CancelFromObserverTests.slow")
         let cancellingName = Notification.Name("CancelFromObserverTests.cancelling")
-        let entered = Guarded(false)
-        let slowPostFinished = Guarded(false)
-        let release = DispatchSemaphore(value: 0)
-        let slowObservation = center.addObserver(forName: slowName, object: nil, queue: nil) { _ in
-            guard entered.mutate({ wasEntered in defer { wasEntered = true }; return !wasEntered }) else { return }
-            _ = release.wait(timeout: .now() + .seconds(60))
-            slowPostFinished.set(true)
-        }
-        defer { center.removeObserver(slowObservation) }
+        let held = HeldPost(slowName, on: center)
         let slow = try slowBridge.post(slowName, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { entered.get() })
+        try await held.entered.waitForCount(1)
 
-        let cancelReturnedAfterThePost = Guarded<Bool?>(nil)
+        let cancelReturnedAfterThePost = LockedList<Bool>()
         let cancellingObservation = center.addObserver(forName: cancellingName, object: nil, queue: nil) { _ in
             slow.cancel()
-            cancelReturnedAfterThePost.set(slowPostFinished.get())
+            cancelReturnedAfterThePost.append(held.hasEnded)
         }
         defer { center.removeObserver(cancellingObservation) }
         try cancellingBridge.post(cancellingName, after: .zero)
 
-        #expect(await waitUntil { !slow.isActive })
-        release.signal()
-        #expect(await waitUntil(timeout: .seconds(120)) { cancelReturnedAfterThePost.get() != nil })
-        #expect(cancelReturnedAfterThePost.get() == true)
+        try await poll("the slow subscription to end") { !slow.isActive }
+        held.release()
+        #expect(try await cancelReturnedAfterThePost.waitForCount(1, timeout: .seconds(120)) == [true])
     }
 
     /// A cancel from an observer of the subscription's own post returns at once (waiting for the
@@ -214,31 +269,36 @@ struct CancelFromObserverTests {
     /// post begins. (NotificationCenter does not promise an order among observers.)
     @Test
     func cancelFromItsOwnObserverReturnsAtOnce_everyObserverStillGetsThatPostAndNoLaterOne() async throws {
-        let center = NotificationCenter()
-        let recorder = PostRecorder(center: center)
-        let bridge = NotificationBridge(center: center)
+        let posting = Posting()
+        let center = posting.center
         let name = Notification.Name("CancelFromObserverTests.own")
-        let subscription = Guarded<NotificationBridgeSubscription?>(nil)
-        let cancelReturned = Guarded(0)
-        let otherObserverPosts = Guarded(0)
+        let subscription = LockedValue<NotificationBridgeSubscription?>(nil)
+        // Opened once the subscription is stored: its first post may begin before `post` returns.
+        let stored = DispatchSemaphore(value: 0)
+        let cancelReturned = LockedList<String>()
+        let otherObserverPosts = LockedList<String>()
         let cancelling = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            guard spinUntil({ subscription.get() != nil }), let own = subscription.get() else { return }
+            guard stored.wait(timeout: .now() + 10) == .success else { return }
+            stored.signal()
+            guard let own = subscription.value else { return }
             own.cancel()
-            cancelReturned.mutate { $0 += 1 }
+            cancelReturned.append("returned")
         }
         defer { center.removeObserver(cancelling) }
         let other = center.addObserver(forName: name, object: nil, queue: nil) { _ in
-            otherObserverPosts.mutate { $0 += 1 }
+            otherObserverPosts.append("post")
         }
         defer { center.removeObserver(other) }
-        subscription.set(try bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero))
+        try subscription.withLock { $0 = try posting.bridge.post(name, every: .milliseconds(1), firstFireAfter: .zero) }
+        stored.signal()
 
-        #expect(await waitUntil { cancelReturned.get() == 1 && otherObserverPosts.get() == 1 })
-        let witness = try bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
-        #expect(await waitUntil { recorder.count(.witness) >= 10 })
+        try await cancelReturned.waitForCount(1)
+        try await otherObserverPosts.waitForCount(1)
+        let witness = try posting.bridge.post(.witness, every: .milliseconds(1), firstFireAfter: .zero)
+        try await posting.recorder.waitForPosts(.witness, count: 10)
         witness.cancel()
-        #expect(recorder.count(name) == 1)
-        #expect(cancelReturned.get() == 1)
-        #expect(otherObserverPosts.get() == 1)
+        #expect(posting.recorder.count(name) == 1)
+        #expect(cancelReturned.count == 1)
+        #expect(otherObserverPosts.count == 1)
     }
 }

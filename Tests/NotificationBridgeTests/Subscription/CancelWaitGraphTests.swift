@@ -10,99 +10,92 @@ struct CancelWaitGraphTests {
         Graph.Post(subscription: subscription, thread: thread)
     }
 
+    /// Begins each wait in turn, expecting whether the graph lets it wait.
+    private func begin(
+        _ waits: [(thread: Int, post: Graph.Post, mayWait: Bool)],
+        in graph: inout Graph,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for (index, wait) in waits.enumerated() {
+            let mayWait = graph.beginWait(by: wait.thread, for: wait.post)
+            #expect(mayWait == wait.mayWait, "wait \(index): thread \(wait.thread) for \(wait.post)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test
     func waitingForAPostWhoseThreadIsFreeIsRecorded() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
+        begin([(1, post("b", on: 2), true)], in: &graph)
         #expect(graph.waits == [1: post("b", on: 2)])
     }
 
     @Test
     func aThreadNeverWaitsForAPostOnItself() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("a", on: 1))
-        #expect(!mayWait)
+        begin([(1, post("a", on: 1), false)], in: &graph)
         #expect(graph.waits.isEmpty)
     }
 
     @Test
     func twoThreadsWaitingForEachOther_theSecondIsRefused() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
-        let mayWait2 = graph.beginWait(by: 2, for: post("a", on: 1))
-        #expect(!mayWait2)
+        begin([(1, post("b", on: 2), true), (2, post("a", on: 1), false)], in: &graph)
         #expect(graph.waits == [1: post("b", on: 2)])
     }
 
     @Test
     func aLongerCircleIsRefusedOnlyWhenItWouldClose() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
-        let mayWait2 = graph.beginWait(by: 2, for: post("c", on: 3))
-        #expect(mayWait2)
-        let mayWait3 = graph.beginWait(by: 3, for: post("a", on: 1))
-        #expect(!mayWait3)
-        let mayWait4 = graph.beginWait(by: 3, for: post("d", on: 4))
-        #expect(mayWait4, "a chain without a circle may grow")
-        let mayWait5 = graph.beginWait(by: 4, for: post("b", on: 2))
-        #expect(!mayWait5)
+        begin([
+            (1, post("b", on: 2), true),
+            (2, post("c", on: 3), true),
+            (3, post("a", on: 1), false),
+            (3, post("d", on: 4), true),  // a chain without a circle may grow
+            (4, post("b", on: 2), false),
+        ], in: &graph)
         #expect(graph.waits.count == 3)
     }
 
     @Test
     func severalThreadsMayWaitForOnePost() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("c", on: 3))
-        #expect(mayWait)
-        let mayWait2 = graph.beginWait(by: 2, for: post("c", on: 3))
-        #expect(mayWait2)
-        let mayWait3 = graph.beginWait(by: 3, for: post("a", on: 1))
-        #expect(!mayWait3)
-        let mayWait4 = graph.beginWait(by: 3, for: post("b", on: 2))
-        #expect(!mayWait4)
-        let mayWait5 = graph.beginWait(by: 3, for: post("d", on: 4))
-        #expect(mayWait5)
+        begin([
+            (1, post("c", on: 3), true),
+            (2, post("c", on: 3), true),
+            (3, post("a", on: 1), false),
+            (3, post("b", on: 2), false),
+            (3, post("d", on: 4), true),
+        ], in: &graph)
     }
 
     @Test
     func endWait_removesOnlyTheCallersWaitAndReopensThePath() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
-        let mayWait2 = graph.beginWait(by: 3, for: post("b", on: 2))
-        #expect(mayWait2)
+        begin([(1, post("b", on: 2), true), (3, post("b", on: 2), true)], in: &graph)
         graph.endWait(by: 1)
         #expect(graph.waits == [3: post("b", on: 2)])
-        let mayWait3 = graph.beginWait(by: 2, for: post("a", on: 1))
-        #expect(mayWait3)
+        begin([(2, post("a", on: 1), true)], in: &graph)
     }
 
     @Test
     func postEnded_releasesEveryWaitForThatPostAndNoOther() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
-        let mayWait2 = graph.beginWait(by: 3, for: post("b", on: 2))
-        #expect(mayWait2)
-        let mayWait3 = graph.beginWait(by: 4, for: post("c", on: 2))
-        #expect(mayWait3)
-        let mayWait4 = graph.beginWait(by: 5, for: post("b", on: 6))
-        #expect(mayWait4)
+        begin([
+            (1, post("b", on: 2), true),
+            (3, post("b", on: 2), true),
+            (4, post("c", on: 2), true),
+            (5, post("b", on: 6), true),
+        ], in: &graph)
         graph.postEnded(post("b", on: 2))
         #expect(graph.waits == [4: post("c", on: 2), 5: post("b", on: 6)])
         // Thread 2 may now wait for a post on thread 1: 1 no longer waits for it.
-        let mayWait5 = graph.beginWait(by: 2, for: post("a", on: 1))
-        #expect(mayWait5)
+        begin([(2, post("a", on: 1), true)], in: &graph)
     }
 
     @Test
     func endWaitAfterPostEndedIsHarmless() {
         var graph = Graph()
-        let mayWait = graph.beginWait(by: 1, for: post("b", on: 2))
-        #expect(mayWait)
+        begin([(1, post("b", on: 2), true)], in: &graph)
         graph.postEnded(post("b", on: 2))
         graph.endWait(by: 1)
         #expect(graph.waits.isEmpty)

@@ -19,6 +19,16 @@ struct SubscriptionLifecycleTests {
         return lifecycle
     }
 
+    /// A lifecycle cancelled by thread 1 before it started, while thread 2 posts: ending.
+    private func cancelledWhileStartingAndPosting() -> Lifecycle {
+        var lifecycle = Lifecycle(postsOnce: false)
+        _ = lifecycle.beginPost(on: 2)
+        let cancellation = lifecycle.cancel(from: 1)
+        #expect(cancellation == .init(cancelledNow: true, releasing: nil, postsToAwait: [2]))
+        #expect(lifecycle.phase == .ending(posting: [2]))
+        return lifecycle
+    }
+
     // MARK: starting
 
     @Test
@@ -89,15 +99,13 @@ struct SubscriptionLifecycleTests {
         #expect(lifecycle.phase == .ended)
     }
 
-    @Test
-    func starting_cancel_whileAPostRunsElsewhere_awaitsThatPost() {
-        var lifecycle = Lifecycle(postsOnce: false)
-        _ = lifecycle.beginPost(on: 2)
-        let cancellation = lifecycle.cancel(from: 1)
-        #expect(cancellation == .init(cancelledNow: true, releasing: nil, postsToAwait: [2]))
-        #expect(lifecycle.phase == .ending(posting: [2]))
-        let start = lifecycle.started(with: "signals")
-        #expect(start == .release("signals"))
+    /// Cancelled while a post runs elsewhere, it ends once that post has; the resources its start
+    /// brings meanwhile are handed back.
+    @Test(arguments: ["signals", "timer"])
+    func starting_cancel_whileAPostRunsElsewhere_awaitsThatPost_andStartHandsTheResourcesBack(resource: String) {
+        var lifecycle = cancelledWhileStartingAndPosting()
+        let start = lifecycle.started(with: resource)
+        #expect(start == .release(resource))
         #expect(lifecycle.phase == .ending(posting: [2]))
     }
 
@@ -238,16 +246,6 @@ struct SubscriptionLifecycleTests {
         #expect(cancellation == .init(cancelledNow: false, releasing: nil, postsToAwait: [2]))
         let cancellation2 = lifecycle.cancel(from: 2)
         #expect(cancellation2 == .init(cancelledNow: false, releasing: nil, postsToAwait: []))
-        #expect(lifecycle.phase == .ending(posting: [2]))
-    }
-
-    @Test
-    func ending_started_handsTheResourcesBack() {
-        var lifecycle = Lifecycle(postsOnce: false)
-        _ = lifecycle.beginPost(on: 2)
-        _ = lifecycle.cancel(from: 1)
-        let start = lifecycle.started(with: "timer")
-        #expect(start == .release("timer"))
         #expect(lifecycle.phase == .ending(posting: [2]))
     }
 

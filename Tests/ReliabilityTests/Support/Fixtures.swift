@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 
 /// The state of the load and fault tests: a sequence number bumped by every applied state
 /// updater (so listeners can check they saw every transition, in order) and the running total.
@@ -168,26 +169,36 @@ struct CallbackQueues: Sendable {
 }
 
 /// What happened to each dispatch promise: how often it settled and with which outcome.
-final class PromiseLedger: @unchecked Sendable {
-    enum Outcome: Equatable {
+final class PromiseLedger: Sendable {
+    enum Outcome: Equatable, Sendable {
         case fulfilled(Int?)
         case rejected(String)
     }
 
-    // @unchecked: every property is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var settlements: [UInt8]
-    private var outcomes: [Outcome?]
+    private struct Entries {
+        var settlements: [UInt8]
+        var outcomes: [Outcome?]
+    }
+
+    private let count: Int
+    private let entries: LockedValue<Entries>
+    /// The index of each promise as it first settles: what ``allSettled()`` awaits.
+    private let firstSettlements = LockedList<Int>()
 
     init(count: Int) {
-        settlements = Array(repeating: 0, count: count)
-        outcomes = Array(repeating: nil, count: count)
+        self.count = count
+        entries = LockedValue(Entries(settlements: Array(repeating: 0, count: count), outcomes: Array(repeating: nil, count: count)))
     }
 
     func record(_ index: Int, _ outcome: Outcome) {
-        lock.withLock {
-            settlements[index] &+= 1
-            if outcomes[index] == nil { outcomes[index] = outcome }
+        let isFirst = entries.withLock { entries in
+            entries.settlements[index] &+= 1
+            guard entries.outcomes[index] == nil else { return false }
+            entries.outcomes[index] = outcome
+            return true
+        }
+        if isFirst {
+            firstSettlements.append(index)
         }
     }
 
@@ -198,9 +209,15 @@ final class PromiseLedger: @unchecked Sendable {
         promise.catch(in: queue) { self.record(index, .rejected(PromiseLedger.describe($0))) }
     }
 
-    var settledCount: Int { lock.withLock { settlements.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } } }
-    var settledMoreThanOnce: Int { lock.withLock { settlements.filter { $0 > 1 }.count } }
-    func outcome(_ index: Int) -> Outcome? { lock.withLock { outcomes[index] } }
+    /// Suspends until every promise has settled, woken by each first settlement; false if they
+    /// have not within `reliabilityTimeout`.
+    func allSettled() async -> Bool {
+        (try? await firstSettlements.waitForCount(count, timeout: reliabilityTimeout)) != nil
+    }
+
+    var settledCount: Int { entries.withLock { $0.settlements.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } } }
+    var settledMoreThanOnce: Int { entries.withLock { $0.settlements.filter { $0 > 1 }.count } }
+    func outcome(_ index: Int) -> Outcome? { entries.withLock { $0.outcomes[index] } }
 
     /// A stable description of an error, to compare outcomes.
     static func describe(_ error: any Error) -> String {

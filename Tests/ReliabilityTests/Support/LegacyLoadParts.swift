@@ -1,6 +1,7 @@
 import Katana
 import KatanaLegacy
 import KatanaObservers
+import KatanaTestSupport
 
 /// The Katana 2.x pieces the load mixes in on purpose: the `LegacyAdd` action, observer rules on it,
 /// and a 2.x middleware bridged with `middlewareToInterceptor`.
@@ -15,7 +16,7 @@ protocol LegacyLoadParts: Sendable {
     /// Dispatches a `LegacyAdd` through the typed `dispatch`, as 2.x code does.
     func dispatchLegacyAdd<D>(id: Int, amount: Int, to store: Store<LoadState, D>) -> Promise<Void>
     /// One `OnDispatch(LegacyAdd.self)` rule per counter, each counting the actions it sees.
-    func legacyAddRules(counting hits: [Counter]) -> ObserverRules
+    func legacyAddRules(counting hits: [LockedValue<Int>]) -> ObserverRules
     /// A 2.x middleware that calls `onItem` for every item and passes the item on, as an interceptor.
     func middlewareInterceptor(onItem: @escaping @Sendable () -> Void) -> StoreInterceptor
 }
@@ -36,10 +37,10 @@ struct Katana2xLoadParts: LegacyLoadParts {
     }
 
     @available(*, deprecated, message: "Mixes the deprecated Action into the load")
-    func legacyAddRules(counting hits: [Counter]) -> ObserverRules {
+    func legacyAddRules(counting hits: [LockedValue<Int>]) -> ObserverRules {
         ObserverRules("legacy") {
             for counter in hits {
-                OnDispatch(LegacyAdd.self) { _ in counter.increment(); return nil }
+                OnDispatch(LegacyAdd.self) { _ in counter.withLock { $0 += 1 }; return nil }
             }
         }
     }

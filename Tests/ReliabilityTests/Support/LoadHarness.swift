@@ -3,6 +3,7 @@ import Foundation
 import Katana
 import KatanaLegacy
 import KatanaObservers
+import KatanaTestSupport
 
 /// What an interceptor does with a tagged item in the fault test.
 enum InterceptorFault: Equatable {
@@ -97,6 +98,25 @@ struct PlannedItem {
         }
     }
 
+    /// Dispatches the item to `store`, and has `ledger` watch its promise as entry `index`. The side
+    /// effects go through `anyDispatch`, which takes them whatever the store's dependencies.
+    func dispatch<D>(to store: Store<LoadState, D>, watchedBy ledger: PromiseLedger, as index: Int, on queues: CallbackQueues) {
+        let sideEffect: any Dispatchable
+        switch kind {
+        case .add:
+            ledger.watch(store.dispatch(Add(id: id, amount: amount)), index: index, on: queues) { _ in nil }
+            return
+        case .legacyAdd:
+            ledger.watch(legacyParts.dispatchLegacyAdd(id: id, amount: amount, to: store), index: index, on: queues) { _ in nil }
+            return
+        case .compute: sideEffect = Compute(id: id, amount: amount, fails: sideEffectFails)
+        case .touch: sideEffect = Touch(id: id, fails: sideEffectFails)
+        case .asyncDeposit: sideEffect = AsyncDeposit(id: id, amount: amount, fails: sideEffectFails)
+        case .asyncCompute: sideEffect = AsyncCompute(id: id, amount: amount, fails: sideEffectFails)
+        }
+        ledger.watch(store.anyDispatch(sideEffect), index: index, on: queues) { $0 as? Int }
+    }
+
     /// Whether it reaches the interceptors after the fault interceptor.
     var passesFaultInterceptor: Bool { fault == .pass }
 
@@ -113,7 +133,7 @@ struct PlannedItem {
 
 /// Counts every item an interceptor sees; the first one of the chain also applies the faults.
 final class CountingInterceptor: @unchecked Sendable {
-    let seen = Counter()
+    let seen = LockedValue(0)
     let appliesFaults: Bool
 
     init(appliesFaults: Bool = false) {
@@ -124,7 +144,7 @@ final class CountingInterceptor: @unchecked Sendable {
         { _ in
             { next in
                 { item in
-                    self.seen.increment()
+                    self.seen.withLock { $0 += 1 }
                     if self.appliesFaults, let tagged = item as? any Tagged {
                         switch InterceptorFault.decide(id: tagged.id, enabled: true) {
                         case .pass: break
@@ -154,12 +174,12 @@ final class LoadHarness: @unchecked Sendable {
     let items: [PlannedItem]
     let ledger: PromiseLedger
     let counting: [CountingInterceptor]
-    let middlewareSeen = Counter()
-    let loggedLines = Counter()
-    let legacyRuleHits = (0..<5).map { _ in Counter() }
-    let seqChangeHits = (0..<4).map { _ in Counter() }
-    let stateChangeHits = (0..<3).map { _ in Counter() }
-    let notificationsPosted = Counter()
+    let middlewareSeen = LockedValue(0)
+    let loggedLines = LockedValue(0)
+    let legacyRuleHits = (0..<5).map { _ in LockedValue(0) }
+    let seqChangeHits = (0..<4).map { _ in LockedValue(0) }
+    let stateChangeHits = (0..<3).map { _ in LockedValue(0) }
+    let notificationsPosted = LockedValue(0)
     let listeners: [SequenceChecker]
     let center = NotificationCenter()
     let notificationName = Notification.Name("ReliabilityTests.load.notification")
@@ -179,9 +199,9 @@ final class LoadHarness: @unchecked Sendable {
         }
         let rules = makeRules()
         let middlewareSeen = self.middlewareSeen
-        let middleware = legacyParts.middlewareInterceptor { middlewareSeen.increment() }
+        let middleware = legacyParts.middlewareInterceptor { middlewareSeen.withLock { $0 += 1 } }
         let loggedLines = self.loggedLines
-        let logger = DispatchableLogger.interceptor(blackList: [RuleAdd.self]) { _ in loggedLines.increment() }
+        let logger = DispatchableLogger.interceptor(blackList: [RuleAdd.self]) { _ in loggedLines.withLock { $0 += 1 } }
         let observer = ObserverInterceptor.observe(notificationCenter: center, reporter: { _ in }) { rules }
         // 10 interceptors, the fault interceptor first, the observer in the middle.
         var interceptors: [StoreInterceptor] = counting[0..<4].map(\.interceptor)
@@ -219,10 +239,10 @@ final class LoadHarness: @unchecked Sendable {
             }
             legacyParts.legacyAddRules(counting: legacyRuleHits)
             for k in 0..<4 {
-                OnChange(of: \LoadState.seq) { _, _ in seqChangeHits[k].increment(); return nil }
+                OnChange(of: \LoadState.seq) { _, _ in seqChangeHits[k].withLock { $0 += 1 }; return nil }
             }
             for k in 0..<3 {
-                OnStateChange { (_: LoadState, _: LoadState) in stateChangeHits[k].increment(); return nil }
+                OnStateChange { (_: LoadState, _: LoadState) in stateChangeHits[k].withLock { $0 += 1 }; return nil }
             }
             OnNotification(name) { _ in RuleAdd(amount: LoadHarness.notificationAmount) }
             OnNotification(name) { _ in RuleAdd(amount: LoadHarness.notificationAmount) }
@@ -236,30 +256,12 @@ final class LoadHarness: @unchecked Sendable {
         await runConcurrently(threads: threads) { thread in
             for k in 0..<self.perThread {
                 let index = thread * self.perThread + k
-                self.dispatch(self.items[index], index: index)
+                self.items[index].dispatch(to: self.store, watchedBy: self.ledger, as: index, on: self.callbackQueues)
                 if index % LoadHarness.notificationEvery == 0 {
-                    self.notificationsPosted.increment()
+                    self.notificationsPosted.withLock { $0 += 1 }
                     self.center.post(name: self.notificationName, object: nil)
                 }
             }
-        }
-    }
-
-    private func dispatch(_ item: PlannedItem, index: Int) {
-        let queue = callbackQueues
-        switch item.kind {
-        case .add:
-            ledger.watch(store.dispatch(Add(id: item.id, amount: item.amount)), index: index, on: queue) { _ in nil }
-        case .legacyAdd:
-            ledger.watch(legacyParts.dispatchLegacyAdd(id: item.id, amount: item.amount, to: store), index: index, on: queue) { _ in nil }
-        case .compute:
-            ledger.watch(store.dispatch(Compute(id: item.id, amount: item.amount, fails: item.sideEffectFails)), index: index, on: queue) { $0 }
-        case .touch:
-            ledger.watch(store.dispatch(Touch(id: item.id, fails: item.sideEffectFails)), index: index, on: queue) { _ in nil }
-        case .asyncDeposit:
-            ledger.watch(store.dispatch(AsyncDeposit(id: item.id, amount: item.amount, fails: item.sideEffectFails)), index: index, on: queue) { $0 }
-        case .asyncCompute:
-            ledger.watch(store.dispatch(AsyncCompute(id: item.id, amount: item.amount, fails: item.sideEffectFails)), index: index, on: queue) { $0 }
         }
     }
 
