@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import Katana
+import KatanaTestSupport
 
 /// A pending promise and the functions that settle it, taken from the public body initialiser.
 struct Controlled<Value: Sendable>: Sendable {
@@ -9,7 +10,7 @@ struct Controlled<Value: Sendable>: Sendable {
     let reject: @Sendable (any Error) -> Void
 
     init() {
-        let captured = Locked<(resolve: (@Sendable (Value) -> Void)?, reject: (@Sendable (any Error) -> Void)?)>((nil, nil))
+        let captured = LockedValue<(resolve: (@Sendable (Value) -> Void)?, reject: (@Sendable (any Error) -> Void)?)>((nil, nil))
         promise = Promise { resolve, reject in
             captured.withLock { $0 = (resolve, reject) }
         }

@@ -2,16 +2,17 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Records how deeply listener calls are nested (1 = not nested) and each change they receive.
 private final class ListenerProbe: Sendable {
-    private let inside = Counter()
+    private let inside = LockedValue(0)
     /// The nesting depth seen on entering each call.
-    let depths = Recorder<Int>()
-    let changes = Recorder<Change>()
+    let depths = LockedList<Int>()
+    let changes = LockedList<Change>()
     /// How many calls arrived while a waiting block on the listeners' executor was still running.
-    let callsDuringWaitingBlock = Counter()
-    let waitingBlocks = Counter()
+    let callsDuringWaitingBlock = LockedValue(0)
+    let waitingBlocks = LockedValue(0)
 
     func call(_ old: CounterState, _ new: CounterState, body: () -> Void = {}) {
         depths.append(inside.increment())
@@ -21,7 +22,7 @@ private final class ListenerProbe: Sendable {
         inside.decrement()
     }
 
-    var maxDepth: Int { depths.values.max() ?? 0 }
+    var maxDepth: Int { depths.all.max() ?? 0 }
 }
 
 /// Whether `changes` are `count` consecutive changes by one from 0: in order, none missing.
@@ -29,8 +30,8 @@ private func areConsecutiveIncrements(_ changes: [Change], count: Int) -> Bool {
     changes == (0..<count).map { Change($0, $0 + 1) }
 }
 
-/// Runs `body` as a block on `queue` (the listeners' executor) and waits (bounded) for it to finish.
-private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) -> Bool {
+/// Runs `body` as a block on `queue` (the listeners' executor) and suspends until it has finished.
+private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) async throws {
     let done = Latch()
     queue.async {
         probe.waitingBlocks.increment()
@@ -38,16 +39,16 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         probe.waitingBlocks.decrement()
         done.open()
     }
-    return done.wait(timeout: .seconds(10))
+    try await done.opened("the block on the listeners' queue to finish")
 }
 
 /// Store semantics 2: a wait never dead-locks on Katana's order, when the waiting thread is the one
 /// the listeners run on; the listener calls then follow in order, never nested.
 @Suite struct ListenerExecutorWaitTests {
-    @Test func listenerWaitingOnItsOwnStore_returns_andLaterCallsFollowInOrderUnnested() throws {
+    @Test func listenerWaitingOnItsOwnStore_returns_andLaterCallsFollowInOrderUnnested() async throws {
         let store = makeStore()
         let probe = ListenerProbe()
-        let waitErrors = Recorder<String>()
+        let waitErrors = LockedList<String>()
         store.addListener { [weak store] old, new in
             probe.call(old, new) {
                 guard let store, new.counter < 5 else { return }
@@ -58,21 +59,21 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
                 }
             }
         }
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))
-        #expect(eventually(timeout: .seconds(10)) { probe.changes.values.count == 5 })
-        #expect(waitErrors.values == [])
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 5), "\(probe.changes.values)")
+        try await store.dispatch(Increment()).settled()
+        try await probe.changes.waitUntil("5 listener calls") { $0.count == 5 }
+        #expect(waitErrors.all == [])
+        #expect(areConsecutiveIncrements(probe.changes.all, count: 5), "\(probe.changes.all)")
         #expect(probe.maxDepth == 1)
         #expect(store.state.counter == 5)
     }
 
-    @Test func waitFromBlockOnListenerQueue_returns_andItsListenerCallFollowsUnnested() {
+    @Test func waitFromBlockOnListenerQueue_returns_andItsListenerCallFollowsUnnested() async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
         store.addListener { old, new in probe.call(old, new) }
-        let outcomes = Recorder<String>()
-        let finished = runOnListenerQueue(listenerQueue, probe: probe) {
+        let outcomes = LockedList<String>()
+        try await runOnListenerQueue(listenerQueue, probe: probe) {
             do {
                 try store.dispatch(Increment()).wait(timeout: .seconds(5))
                 outcomes.append("fulfilled")
@@ -80,21 +81,20 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
                 outcomes.append("\(error)")
             }
         }
-        #expect(finished)
-        #expect(outcomes.values == ["fulfilled"])
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 1 })
-        #expect(probe.changes.values == [Change(0, 1)])
+        #expect(outcomes.all == ["fulfilled"])
+        try await probe.changes.waitUntil("1 listener call") { $0.count == 1 }
+        #expect(probe.changes.all == [Change(0, 1)])
         #expect(probe.maxDepth == 1)
         #expect(probe.callsDuringWaitingBlock.value == 0)
     }
 
-    @Test func tenWaitsInARowFromBlockOnListenerQueue_allReturn_andListenerCallsFollowInOrderUnnested() {
+    @Test func tenWaitsInARowFromBlockOnListenerQueue_allReturn_andListenerCallsFollowInOrderUnnested() async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
         store.addListener { old, new in probe.call(old, new) }
-        let outcomes = Recorder<String>()
-        let finished = runOnListenerQueue(listenerQueue, probe: probe) {
+        let outcomes = LockedList<String>()
+        try await runOnListenerQueue(listenerQueue, probe: probe) {
             for _ in 1...10 {
                 do {
                     try store.dispatch(Increment()).wait(timeout: .seconds(5))
@@ -104,15 +104,14 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
                 }
             }
         }
-        #expect(finished)
-        #expect(outcomes.values == Array(repeating: "fulfilled", count: 10))
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 10 })
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 10), "\(probe.changes.values)")
+        #expect(outcomes.all == Array(repeating: "fulfilled", count: 10))
+        try await probe.changes.waitUntil("10 listener calls") { $0.count == 10 }
+        #expect(areConsecutiveIncrements(probe.changes.all, count: 10), "\(probe.changes.all)")
         #expect(probe.maxDepth == 1)
         #expect(probe.callsDuringWaitingBlock.value == 0)
     }
 
-    @Test func waitFromBlockOnListenerQueue_withEarlierChangesStillUndelivered_keepsListenerOrder() {
+    @Test func waitFromBlockOnListenerQueue_withEarlierChangesStillUndelivered_keepsListenerOrder() async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
@@ -120,7 +119,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
             probe.call(old, new) { usleep(200) }
         }
         let holdQueue = Latch()
-        let outcomes = Recorder<String>()
+        let outcomes = LockedList<String>()
         // Keep the listener queue busy so that the next changes wait for delivery.
         listenerQueue.async { holdQueue.wait(timeout: .seconds(5)) }
         for _ in 1...5 {
@@ -139,10 +138,10 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
             done.open()
         }
         holdQueue.open()
-        #expect(done.wait(timeout: .seconds(10)))
-        #expect(outcomes.values == ["fulfilled"])
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 6 })
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 6), "\(probe.changes.values)")
+        try await done.opened("the waiting block to finish")
+        #expect(outcomes.all == ["fulfilled"])
+        try await probe.changes.waitUntil("6 listener calls") { $0.count == 6 }
+        #expect(areConsecutiveIncrements(probe.changes.all, count: 6), "\(probe.changes.all)")
         #expect(probe.maxDepth == 1)
         #expect(probe.callsDuringWaitingBlock.value == 0)
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The delivery holds its store while changes wait for the listeners (DESIGN.md §3 item 7), so a
 /// store whose last outside reference goes right after a dispatch still calls them.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The inbox's part in cancellation and shutdown: taking one waiting item out, the intake that a
 /// shutdown narrows, and when the inbox counts as idle. Every phase, without threads.

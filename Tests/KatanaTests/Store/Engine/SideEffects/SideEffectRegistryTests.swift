@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The registry of a store's side effects, event by event, without threads: jobs are strings,
 /// promises are real promises that nothing settles, and tasks are finished empty tasks.
