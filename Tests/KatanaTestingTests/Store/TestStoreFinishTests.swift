@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import Testing
 
 /// `finish()`, `withTestStore` and releasing the store: each kind of work a test can leave
@@ -99,13 +100,13 @@ import Testing
 
     // MARK: Sleeps on the test clock
 
-    @Test func finish_withASleepOnTheTestClock_reportsTheSleep() async {
+    @Test func finish_withASleepOnTheTestClock_reportsTheSleep() async throws {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
         let clock = store.clock
         // A sleeper that is not a side effect of the store, so it is the only leftover.
         let sleeper = startOnClock(clock) { try await clock.sleep(for: .seconds(3)) }
-        #expect(await eventually { clock.sleepers.count == 1 })
+        try await clock.waitUntil("the sleeper's sleep") { clock.sleepers.count == 1 }
         await store.finish()
         sleeper.cancel()
         #expect(recorder.messages == [
@@ -197,7 +198,7 @@ import Testing
     @Test func addListener_theListenerIsCalled_andUnsubscribingStopsIt() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        let seen = SharedLog<Int>()
+        let seen = LockedList<Int>()
         let unsubscribe = store.addListener { _, new in seen.append(new.counter) }
         await store.send(Add(amount: 1)) { $0.counter = 1 }
         unsubscribe()

@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import XCTest
 
 /// `finish()`, `withTestStore` and releasing the store under XCTest: each leftover's exact text.
@@ -59,8 +60,7 @@ final class TestStoreFinishXCTests: XCTestCase {
         let store = makeTestStore(recorder: recorder)
         let clock = store.clock
         let sleeper = startOnClock(clock) { try await clock.sleep(for: .seconds(3)) }
-        let sleeping = await eventually { clock.sleepers.count == 1 }
-        XCTAssertTrue(sleeping)
+        try await clock.waitUntil("the sleeper's sleep") { clock.sleepers.count == 1 }
         await store.finish()
         sleeper.cancel()
         XCTAssertEqual(recorder.messages, [

@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import Testing
 
 /// `receive`: by type and by predicate, its state check, waiting with a timeout, the wrong next
@@ -82,18 +83,18 @@ import Testing
 
     // MARK: Waiting
 
-    @Test func receive_waitsForAnItemThatArrivesLater() async {
+    @Test func receive_waitsForAnItemThatArrivesLater() async throws {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
         let gate = Gate()
         await store.send(AwaitGate(gate: gate))
         // Opened from outside the store and the clock while receive waits.
         let opener = Task {
-            _ = await eventually { gate.waiterCount == 1 }
+            try await gate.waitForWaiters(1)
             gate.open()
         }
         await store.receive(Add.self) { $0.counter = 1 }
-        await opener.value
+        try await finished(opener, "the gate to open")
         await store.finish()
         #expect(recorder.messages == [])
     }

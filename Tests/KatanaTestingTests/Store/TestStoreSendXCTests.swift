@@ -1,5 +1,6 @@
 import Katana
-@testable import KatanaTesting
+import KatanaTesting
+import KatanaTestSupport
 import XCTest
 
 /// `send` under XCTest: passing and failing cases with their exact messages, and one case with
