@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 
 /// The state most test-store tests use.
 struct Counting: State, Equatable {
@@ -36,7 +37,7 @@ final class CountingDependencies: SideEffectDependencyContainer, @unchecked Send
 struct AddNow: SideEffect {
     let amount: Int
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Add(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Add(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 

@@ -28,8 +28,8 @@ struct NoteThenAdd: SideEffect {
     var text = "first"
     var amount = 1
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Note(text: text)).wait(timeout: .seconds(10))
-        try context.dispatch(Add(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Note(text: text)).wait(timeout: defaultTestTimeout)
+        try context.dispatch(Add(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -43,7 +43,7 @@ struct ReadCounter: AsyncSideEffect {
 /// A synchronous side effect that dispatches the dependencies' amount (used at the start).
 struct AddTheDependencyAmount: SideEffect {
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Add(amount: context.dependencies.amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Add(amount: context.dependencies.amount)).wait(timeout: defaultTestTimeout)
     }
 }
 

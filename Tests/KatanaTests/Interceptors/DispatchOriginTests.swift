@@ -17,8 +17,8 @@ import Testing
 
     struct BumpTwice: SideEffect {
         func sideEffect(_ context: SideEffectContext<Counter, EmptySideEffectDependencyContainer>) throws {
-            try context.dispatch(Bump(tag: "sync")).wait(timeout: .seconds(10))
-            try context.labelled("nightly job").dispatch(Bump(tag: "labelled")).wait(timeout: .seconds(10))
+            try context.dispatch(Bump(tag: "sync")).wait(timeout: defaultTestTimeout)
+            try context.labelled("nightly job").dispatch(Bump(tag: "labelled")).wait(timeout: defaultTestTimeout)
         }
     }
 

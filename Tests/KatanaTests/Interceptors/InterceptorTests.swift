@@ -218,7 +218,7 @@ private func recordingErrors(_ label: String, into events: LockedList<String>) -
         let deferring = InterceptorSpec { item, next in
             guard isIncrement(by: 7)(item) else { return try next(item) }
             DispatchQueue.global().async {
-                _ = passOn.wait(timeout: .seconds(10))
+                _ = passOn.wait(timeout: holdTimeout)
                 try? next(item)
             }
         }
@@ -236,7 +236,7 @@ private func recordingErrors(_ label: String, into events: LockedList<String>) -
         let deferring = InterceptorSpec { item, next in
             guard item is IncrementLater else { return try next(item) }
             DispatchQueue.global().async {
-                _ = passOn.wait(timeout: .seconds(10))
+                _ = passOn.wait(timeout: holdTimeout)
                 try? next(item)
             }
         }
@@ -394,7 +394,7 @@ private func recordingErrors(_ label: String, into events: LockedList<String>) -
             recording("log", into: LockedList<String>()),
             InterceptorSpec(withContext: { context, item, next in
                 if let outer = item as? RecordedValue, outer.value == 1 {
-                    innerValues.append(try context.dispatch(RecordedValue(value: 2, runs: outer.runs)).wait(timeout: .seconds(5)))
+                    innerValues.append(try context.dispatch(RecordedValue(value: 2, runs: outer.runs)).wait(timeout: defaultTestTimeout))
                 }
                 try next(item)
             }),

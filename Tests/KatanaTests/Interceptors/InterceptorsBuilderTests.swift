@@ -98,7 +98,7 @@ private struct PassingOnLater: Interceptor {
         guard (item as? Increment)?.amount == 7 || item is IncrementLater else { return try next(item) }
         let passOn = passOn
         DispatchQueue.global().async {
-            _ = passOn.wait(timeout: .seconds(10))
+            _ = passOn.wait(timeout: holdTimeout)
             try? next(item)
         }
     }
@@ -388,7 +388,7 @@ private func makeStore(
         let first = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
         let second = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
         #expect(starts.value == 2)
-        for _ in 1...2 { try first.dispatch(Increment()).wait(timeout: .seconds(10)) }
+        for _ in 1...2 { try await first.dispatch(Increment()).settled() }
         try await second.dispatch(Increment()).settled()
         #expect(counters.all.map(\.value) == [2, 1])
         #expect(dependencies.all == [

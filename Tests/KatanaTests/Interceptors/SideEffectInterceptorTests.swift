@@ -35,7 +35,7 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Locked
     InterceptorSpec(withContext: { context, item, next in
         if item is ReadCounter {
             do {
-                try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(5))
+                try context.dispatch(Increment(amount: amount)).wait(timeout: defaultTestTimeout)
             } catch {
                 errors.append("\(error)")
                 throw error
@@ -104,7 +104,7 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Locked
             }
         }
         let store = makeStore(interceptors: [replacing], form: form)
-        #expect(try await rejection(of: store.dispatch(RecordRun(name: "A", runs: runs)), timeout: .seconds(5)) == nil)
+        #expect(try await rejection(of: store.dispatch(RecordRun(name: "A", runs: runs))) == nil)
         #expect(runs.all == ["B"])
     }
 
@@ -115,7 +115,7 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Locked
             try next(item)
         }
         let store = makeStore(interceptors: [blocking], form: form)
-        let error = try await rejection(of: store.dispatch(Blocked(runs: runs)), timeout: .seconds(5))
+        let error = try await rejection(of: store.dispatch(Blocked(runs: runs)))
         #expect(error?.katana == .blockedByInterceptor(item: String(reflecting: Blocked.self)))
         #expect(runs.all == [])
     }
@@ -127,7 +127,7 @@ private func incrementingAndWaitingBeforeReadCounter(amount: Int, errors: Locked
             try next(item)
         }
         let store = makeStore(interceptors: [throwing], form: form)
-        let error = try await rejection(of: store.dispatch(Refused(runs: runs)), timeout: .seconds(5))
+        let error = try await rejection(of: store.dispatch(Refused(runs: runs)))
         #expect(error as? TestError == TestError(code: 41))
         #expect(runs.all == [])
     }

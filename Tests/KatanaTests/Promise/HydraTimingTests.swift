@@ -51,7 +51,7 @@ import KatanaTestSupport
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let guarded = store.dispatch(BlockingSideEffect(started: started, release: release)).timeout(timeout: 0.05)
+        let guarded = store.dispatch(HoldingSideEffect(started: started, release: release)).timeout(timeout: 0.05)
         #expect(try await rejection(of: guarded)?.katana == .promiseTimedOut(seconds: 0.05))
         release.open()
         #expect(try await store.dispatch(Constant(value: 9)).timeout(timeout: 60).settled() == 9)

@@ -94,7 +94,7 @@ import KatanaTestSupport
             func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
                 let attempt = attempts.increment()
                 if attempt < 3 { throw TestError(code: attempt) }
-                try context.dispatch(Increment(amount: attempt)).wait(timeout: .seconds(10))
+                try context.dispatch(Increment(amount: attempt)).wait(timeout: defaultTestTimeout)
             }
         }
         let store = makeStore()

@@ -53,7 +53,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
             probe.call(old, new) {
                 guard let store, new.counter < 5 else { return }
                 do {
-                    try store.dispatch(Increment()).wait(timeout: .seconds(5))
+                    try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
                 } catch {
                     waitErrors.append("\(error)")
                 }
@@ -75,7 +75,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         let outcomes = LockedList<String>()
         try await runOnListenerQueue(listenerQueue, probe: probe) {
             do {
-                try store.dispatch(Increment()).wait(timeout: .seconds(5))
+                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
                 outcomes.append("fulfilled")
             } catch {
                 outcomes.append("\(error)")
@@ -97,7 +97,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         try await runOnListenerQueue(listenerQueue, probe: probe) {
             for _ in 1...10 {
                 do {
-                    try store.dispatch(Increment()).wait(timeout: .seconds(5))
+                    try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
                     outcomes.append("fulfilled")
                 } catch {
                     outcomes.append("\(error)")
@@ -121,7 +121,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         let holdQueue = Latch()
         let outcomes = LockedList<String>()
         // Keep the listener queue busy so that the next changes wait for delivery.
-        listenerQueue.async { holdQueue.wait(timeout: .seconds(5)) }
+        listenerQueue.async { holdQueue.wait(timeout: holdTimeout) }
         for _ in 1...5 {
             store.dispatch(Increment())
         }
@@ -129,7 +129,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         listenerQueue.async {
             probe.waitingBlocks.increment()
             do {
-                try store.dispatch(Increment()).wait(timeout: .seconds(5))
+                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
                 outcomes.append("fulfilled")
             } catch {
                 outcomes.append("\(error)")

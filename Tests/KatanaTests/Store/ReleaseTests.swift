@@ -73,7 +73,7 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
         weak let weakStore = store
         let changes = LockedList<Int>()
         store?.addListener { _, new in changes.append(new.counter) }
-        let blocking = store?.dispatch(BlockingUpdater(started: started, release: release))
+        let blocking = store?.dispatch(HoldingUpdater(started: started, release: release))
         try await started.opened()
         var queued: [Promise<Void>] = []
         for amount in 1...200 {
@@ -113,7 +113,7 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
             let release: Latch
             func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
                 started.open()
-                release.wait(timeout: .seconds(600))
+                release.wait(timeout: holdTimeout)
             }
         }
         let started = Latch()
@@ -136,7 +136,7 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
             func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
                 started.open()
                 release.wait(timeout: holdTimeout)
-                try context.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
+                try context.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
             }
         }
         let started = Latch()

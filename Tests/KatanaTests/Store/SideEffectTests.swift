@@ -10,7 +10,7 @@ private struct MeetPartner: ReturningSideEffect {
     let partner: Latch
     func sideEffect(_ context: any AnySideEffectContext) throws -> Bool {
         mine.open()
-        return partner.wait(timeout: .seconds(10))
+        return partner.wait(timeout: holdTimeout)
     }
 }
 
@@ -47,7 +47,7 @@ private struct DependenciesIdentity: ReturningSideEffect {
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let promise = store.dispatch(BlockingSideEffect(started: started, release: release))
+        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
         try await started.opened()
         let pendingWhileRunning = promise.isPending
         release.open()
@@ -59,7 +59,7 @@ private struct DependenciesIdentity: ReturningSideEffect {
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let running = store.dispatch(BlockingSideEffect(started: started, release: release))
+        let running = store.dispatch(HoldingSideEffect(started: started, release: release))
         try await started.opened()
         defer { release.open() }
         try await store.dispatch(Increment(amount: 2)).settled()

@@ -102,7 +102,7 @@ import KatanaTestSupport
         let releaseMain = Latch()
         DispatchQueue.main.async {
             mainBlocked.open()
-            releaseMain.wait(timeout: .seconds(30))
+            releaseMain.wait(timeout: holdTimeout)
         }
         defer { releaseMain.open() }
         // The test runner drains the main queue, so this returns once the main queue is held.

@@ -60,7 +60,7 @@ import KatanaTestSupport
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let blocking = store.dispatch(BlockingUpdater(started: started, release: release))
+        let blocking = store.dispatch(HoldingUpdater(started: started, release: release))
         try await started.opened()
         let queued = store.dispatch(Increment(amount: 1))
         let pendingWhileBlocked = queued.isPending && blocking.isPending

@@ -50,7 +50,7 @@ private struct GatedIncrement: StateUpdater {
         probe.enter()
         defer { probe.leave() }
         started.signal()
-        _ = gate.wait(timeout: .now() + 10)
+        _ = gate.wait(timeout: .now() + holdTimeout.timeInterval)
         state.counter += amount
         state.applied.append(amount)
     }
@@ -116,7 +116,7 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         let first = store.dispatch(IncrementRecordingThread(amount: 1, threads: threads))
         let second = store.dispatch(IncrementRecordingThread(amount: 2, threads: threads))
         let waitingThread = try await onThreadOfItsOwn("the wait on the first updater") {
-            try first.wait(timeout: .seconds(10))
+            try first.wait(timeout: defaultTestTimeout)
             return currentThreadID()
         }
 
@@ -125,7 +125,7 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         #expect(second.isPending)
 
         store.engine.updaterQueue.resume()
-        try await onThreadOfItsOwn("the wait on the second updater") { try second.wait(timeout: .seconds(10)) }
+        try await onThreadOfItsOwn("the wait on the second updater") { try second.wait(timeout: defaultTestTimeout) }
         #expect(store.state.applied == [1, 2])
         #expect(threads.count == 2)
     }
@@ -136,7 +136,7 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let blocking = store.dispatch(GatedIncrement(amount: 1, started: started, gate: gate, probe: probe))
-        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + 10) } == .success)
+        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + defaultTestTimeout.timeInterval) } == .success)
         let next = store.dispatch(ProbedIncrement(amount: 2, probe: probe))
 
         // The queue is busy with the first updater, so the waiting thread must not start the second.
@@ -145,8 +145,8 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         }
         gate.signal()
         try await onThreadOfItsOwn("the wait on both updaters") {
-            try blocking.wait(timeout: .seconds(10))
-            try next.wait(timeout: .seconds(10))
+            try blocking.wait(timeout: defaultTestTimeout)
+            try next.wait(timeout: defaultTestTimeout)
         }
         #expect(store.state.applied == [1, 2])
         #expect(probe.maximum == 1)
@@ -159,7 +159,7 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         store.engine.updaterQueue.suspend()
         defer { store.engine.updaterQueue.resume() }
         try await onThreadOfItsOwn("the wait that runs the updater") {
-            try store.dispatch(WaitsInsideUpdater(never: never, errors: errors)).wait(timeout: .seconds(10))
+            try store.dispatch(WaitsInsideUpdater(never: never, errors: errors)).wait(timeout: defaultTestTimeout)
         }
         #expect(errors.all == ["\(KatanaError.waitOnStoreQueue)"])
         #expect(store.state.counter == 1)
@@ -180,14 +180,14 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
         let waited = LockedList<String>()
         let waiter = Thread {
             do {
-                try promise.wait(timeout: .seconds(10))
+                try promise.wait(timeout: defaultTestTimeout)
                 waited.append("ok")
             } catch {
                 waited.append("\(error)")
             }
         }
         waiter.start()
-        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + 10) } == .success)
+        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + defaultTestTimeout.timeInterval) } == .success)
 
         // The waiting thread is inside the first updater and has the second still to handle: release
         // the store and let its queue run the release. The interceptors must stay until the waiting
@@ -223,7 +223,7 @@ private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<St
                 for step in 1 ... roundTrips {
                     do {
                         try store.dispatch(ProbedIncrement(amount: (index + 1) * 1_000_000 + step, probe: probe))
-                            .wait(timeout: .seconds(10))
+                            .wait(timeout: defaultTestTimeout)
                     } catch {
                         failures.append("\(error)")
                     }

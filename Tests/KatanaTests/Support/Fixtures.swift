@@ -71,7 +71,7 @@ struct TestError: Error, Equatable {
 struct IncrementLater: SideEffect {
     let amount: Int
     func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-        try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Increment(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -177,7 +177,7 @@ final class Latch: @unchecked Sendable {
     /// Blocks the calling thread until the latch is open or `timeout` passes; returns whether it
     /// opened. For code that runs on the store's threads, never for a test's own body.
     @discardableResult
-    func wait(timeout: Duration = .seconds(10)) -> Bool {
+    func wait(timeout: Duration = holdTimeout) -> Bool {
         let deadline = Date().addingTimeInterval(timeout.timeInterval)
         condition.lock()
         defer { condition.unlock() }
@@ -284,27 +284,6 @@ struct RecordApplied: StateUpdater {
     let events: LockedList<String>
     func updateState(_ state: inout CounterState) {
         events.append(label)
-    }
-}
-
-/// An updater that holds the updater queue until `release` opens (or the timeout passes).
-struct BlockingUpdater: StateUpdater {
-    let started: Latch
-    let release: Latch
-    func updateState(_ state: inout CounterState) {
-        started.open()
-        release.wait(timeout: .seconds(20))
-        state.counter += 1000
-    }
-}
-
-/// A side effect that signals it started, then blocks until `release` opens.
-struct BlockingSideEffect: SideEffect {
-    let started: Latch
-    let release: Latch
-    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-        started.open()
-        guard release.wait(timeout: .seconds(20)) else { throw TimedOut(waitingFor: "the release", after: .seconds(20)) }
     }
 }
 
