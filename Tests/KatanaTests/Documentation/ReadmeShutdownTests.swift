@@ -39,10 +39,7 @@ import KatanaTestSupport
 
     @Test func itReturnsOnceTheStoreIsIdle_withWorkInTheInboxTheBatchAWorkerAndATask() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         let gate = AsyncGate()
         let events = EventLog()
         let task = store.dispatch(AwaitGate(label: "task", gate: gate, events: events))
@@ -50,7 +47,7 @@ import KatanaTestSupport
         let sideEffects = (0 ..< 20).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
         try await store.shutdownHasBegun()
-        release.open()
+        hold.release()
         try await gate.waitForWaiters(1)
         gate.open()
         let report = try await withTimeout("the shutdown") { await shutdown.value }
@@ -65,16 +62,13 @@ import KatanaTestSupport
 
     @Test func withCancelWork_waitingItemsAreNotHandled_notEvenThoseInTheTakenBatch() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         // Dispatched while the holding updater runs: the drainer takes them in its next batches.
         let waiting = (0 ..< 3_000).map { _ in store.dispatch(Increment()) }
         let sideEffects = (0 ..< 10).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.cancelWork, deadline: .zero) }
         try await store.shutdownHasBegun()
-        release.open()
+        hold.release()
         let report = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(store.state.counter == 1_000)
         for promise in waiting + sideEffects {

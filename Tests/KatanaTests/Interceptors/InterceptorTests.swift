@@ -27,6 +27,16 @@ private func replacing(
     }
 }
 
+/// A test store, its interceptors given in `form`, whose one interceptor replaces each item
+/// `match` accepts with what `replacement` makes of it.
+private func storeReplacing(
+    where match: @escaping @Sendable (any Dispatchable) -> Bool,
+    with replacement: @escaping @Sendable (any Dispatchable) -> any Dispatchable,
+    form: InterceptorForm
+) -> TestStore {
+    makeStore(interceptors: [replacing(where: match, with: replacement)], form: form)
+}
+
 private func isIncrement(by amount: Int) -> @Sendable (any Dispatchable) -> Bool {
     { ($0 as? Increment)?.amount == amount }
 }
@@ -132,34 +142,26 @@ private func recordingErrors(_ label: String, into events: LockedList<String>) -
     }
 
     @Test(arguments: InterceptorForm.allCases) func replacement_updaterWithSideEffect_isHandledAsSideEffectAndSettlesOriginalPromise(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: isIncrement(by: 50), with: { _ in IncrementLater(amount: 2) }),
-        ], form: form)
+        let store = storeReplacing(where: isIncrement(by: 50), with: { _ in IncrementLater(amount: 2) }, form: form)
         try await store.dispatch(Increment(amount: 50)).settled()
         #expect(store.state.applied == [2])
     }
 
     @Test(arguments: InterceptorForm.allCases) func replacement_sideEffectWithUpdater_isAppliedAndSettlesOriginalPromise(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: { $0 is Fails }, with: { _ in Increment(amount: 3) }),
-        ], form: form)
+        let store = storeReplacing(where: { $0 is Fails }, with: { _ in Increment(amount: 3) }, form: form)
         try await store.dispatch(Fails(code: 1)).settled()
         #expect(store.state.applied == [3])
     }
 
     @Test(arguments: InterceptorForm.allCases) func replacement_returningSideEffect_originalPromiseGetsReplacementValue(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: { $0 is ReadCounter }, with: { _ in Constant(value: 42) }),
-        ], form: form)
+        let store = storeReplacing(where: { $0 is ReadCounter }, with: { _ in Constant(value: 42) }, form: form)
         #expect(try await store.dispatch(ReadCounter()).settled() == 42)
     }
 
     /// The replacement is applied; the original promise, which cannot carry an updater's result,
     /// settles with a clear error instead of hanging.
     @Test(arguments: InterceptorForm.allCases) func replacement_returningSideEffectWithUpdater_settlesWithResultTypeMismatch(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: { $0 is ReadCounter }, with: { _ in Increment(amount: 5) }),
-        ], form: form)
+        let store = storeReplacing(where: { $0 is ReadCounter }, with: { _ in Increment(amount: 5) }, form: form)
         let error = try await rejection(of: store.dispatch(ReadCounter()))
         #expect(error?.katana == .resultTypeMismatch(item: "KatanaTests.Increment", expected: "Swift.Int", actual: "()"))
         #expect(store.state.applied == [5])
@@ -182,18 +184,14 @@ private func recordingErrors(_ label: String, into events: LockedList<String>) -
     }
 
     @Test(arguments: InterceptorForm.allCases) func replacement_failing_rejectsOriginalPromiseWithItsError(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: isIncrement(by: 66), with: { _ in Fails(code: 66) }),
-        ], form: form)
+        let store = storeReplacing(where: isIncrement(by: 66), with: { _ in Fails(code: 66) }, form: form)
         #expect(try await rejection(of: store.dispatch(Increment(amount: 66))) as? TestError == TestError(code: 66))
         try await store.dispatch(Increment(amount: 1)).settled()
         #expect(store.state.applied == [1])
     }
 
     @Test(arguments: InterceptorForm.allCases) func replacement_unsupportedItem_rejectsOriginalPromiseInsteadOfHanging(form: InterceptorForm) async throws {
-        let store = makeStore(interceptors: [
-            replacing(where: isIncrement(by: 4), with: { _ in NotHandleable() }),
-        ], form: form)
+        let store = storeReplacing(where: isIncrement(by: 4), with: { _ in NotHandleable() }, form: form)
         let error = try await rejection(of: store.dispatch(Increment(amount: 4)))
         #expect(error?.katana == .unsupportedDispatchable(item: "KatanaTests.NotHandleable"))
         #expect(store.state == CounterState())

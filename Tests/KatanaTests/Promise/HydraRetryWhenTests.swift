@@ -3,23 +3,24 @@ import Testing
 @testable import Katana
 import KatanaTestSupport
 
+/// Retries, with `retrying`, a promise whose body always fails (code = attempt number), and
+/// checks that it gives up after attempt `lastAttempt`, with that attempt's error.
+private func expectGivesUp(
+    afterAttempt lastAttempt: Int,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ retrying: (Promise<Int>) -> Promise<Int>
+) async throws {
+    let attempts = LockedValue(0)
+    let retried = retrying(flakyPromise(attempts: attempts, succeedOn: 100, queue: .global()))
+    #expect(try await rejection(of: retried) as? TestError == TestError(code: lastAttempt), sourceLocation: sourceLocation)
+    #expect(attempts.value == lastAttempt, sourceLocation: sourceLocation)
+}
+
 /// Hydra's `retryWhen` and `retry` with a condition.
 @Suite struct HydraRetryWhenTests {
-    /// A body-based promise whose body fails (code = attempt number) until attempt `succeedOn`.
-    private func flakyPromise(attempts: LockedValue<Int>, succeedOn: Int) -> Promise<Int> {
-        Promise(in: .global()) { resolve, reject in
-            let attempt = attempts.increment()
-            if attempt >= succeedOn {
-                resolve(attempt)
-            } else {
-                reject(TestError(code: attempt))
-            }
-        }
-    }
-
     @Test func retryWhen_retriesWhileTheConditionIsTrue() async throws {
         let attempts = LockedValue(0)
-        let value = try await flakyPromise(attempts: attempts, succeedOn: 3)
+        let value = try await flakyPromise(attempts: attempts, succeedOn: 3, queue: .global())
             .retryWhen(5) { _, _ in Promise(resolved: true) }
             .settled()
         #expect(value == 3)
@@ -27,50 +28,37 @@ import KatanaTestSupport
     }
 
     @Test func retryWhen_stopsWhenTheConditionIsFalse_withThatAttemptsError() async throws {
-        let attempts = LockedValue(0)
         let asked = LockedList<Int>()
-        let retried = flakyPromise(attempts: attempts, succeedOn: 100).retryWhen(5) { remaining, _ in
-            asked.append(remaining)
-            return Promise(resolved: remaining > 3)
+        try await expectGivesUp(afterAttempt: 2) {
+            $0.retryWhen(5) { remaining, _ in
+                asked.append(remaining)
+                return Promise(resolved: remaining > 3)
+            }
         }
-        #expect(try await rejection(of: retried) as? TestError == TestError(code: 2))
-        #expect(attempts.value == 2)
         #expect(asked.all == [4, 3])
     }
 
     @Test func retryWhen_givesUpAfterTheLastAttempt_askingWithTheAttemptsLeft() async throws {
-        let attempts = LockedValue(0)
         let asked = LockedList<Int>()
-        let retried = flakyPromise(attempts: attempts, succeedOn: 100).retryWhen(3) { remaining, error in
-            asked.append(remaining)
-            return Promise(resolved: error is TestError)
+        try await expectGivesUp(afterAttempt: 3) {
+            $0.retryWhen(3) { remaining, error in
+                asked.append(remaining)
+                return Promise(resolved: error is TestError)
+            }
         }
-        #expect(try await rejection(of: retried) as? TestError == TestError(code: 3))
-        #expect(attempts.value == 3)
         #expect(asked.all == [2, 1])
     }
 
     @Test func retryWhen_rejectedOrThrowingCondition_stopsWithTheAttemptsError() async throws {
-        let rejectedAttempts = LockedValue(0)
-        let rejecting = flakyPromise(attempts: rejectedAttempts, succeedOn: 100).retryWhen(3) { _, _ in
-            Promise<Bool>(rejected: TestError(code: 99))
-        }
-        #expect(try await rejection(of: rejecting) as? TestError == TestError(code: 1))
-        #expect(rejectedAttempts.value == 1)
-
-        let thrownAttempts = LockedValue(0)
-        let throwing = flakyPromise(attempts: thrownAttempts, succeedOn: 100).retryWhen(3) { _, _ in
-            throw TestError(code: 98)
-        }
-        #expect(try await rejection(of: throwing) as? TestError == TestError(code: 1))
-        #expect(thrownAttempts.value == 1)
+        try await expectGivesUp(afterAttempt: 1) { $0.retryWhen(3) { _, _ in Promise<Bool>(rejected: TestError(code: 99)) } }
+        try await expectGivesUp(afterAttempt: 1) { $0.retryWhen(3) { _, _ in throw TestError(code: 98) } }
     }
 
     @Test func retryWhen_conditionRunsOnTheGivenQueue() async throws {
         let marked = MarkedQueue("test.hydra.retryWhen")
         let queues = LockedList<String>()
         let attempts = LockedValue(0)
-        let value = try await flakyPromise(attempts: attempts, succeedOn: 2)
+        let value = try await flakyPromise(attempts: attempts, succeedOn: 2, queue: .global())
             .retryWhen(in: marked.queue, 3) { _, _ in
                 queues.append(MarkedQueue.current ?? "other")
                 return Promise(resolved: true)
@@ -110,7 +98,7 @@ import KatanaTestSupport
 
     @Test func retryWithCondition_retriesWhileTrue() async throws {
         let attempts = LockedValue(0)
-        let value = try await flakyPromise(attempts: attempts, succeedOn: 3)
+        let value = try await flakyPromise(attempts: attempts, succeedOn: 3, queue: .global())
             .retry(3) { _, error in error is TestError }
             .settled()
         #expect(value == 3)
@@ -118,18 +106,7 @@ import KatanaTestSupport
     }
 
     @Test func retryWithCondition_stopsWhenFalseOrThrowing() async throws {
-        let attempts = LockedValue(0)
-        let stopped = flakyPromise(attempts: attempts, succeedOn: 100).retry(5) { _, error in
-            (error as? TestError)?.code != 2
-        }
-        #expect(try await rejection(of: stopped) as? TestError == TestError(code: 2))
-        #expect(attempts.value == 2)
-
-        let thrownAttempts = LockedValue(0)
-        let thrown = flakyPromise(attempts: thrownAttempts, succeedOn: 100).retry(5) { _, _ in
-            throw TestError(code: 7)
-        }
-        #expect(try await rejection(of: thrown) as? TestError == TestError(code: 1))
-        #expect(thrownAttempts.value == 1)
+        try await expectGivesUp(afterAttempt: 2) { $0.retry(5) { _, error in (error as? TestError)?.code != 2 } }
+        try await expectGivesUp(afterAttempt: 1) { $0.retry(5) { _, _ in throw TestError(code: 7) } }
     }
 }

@@ -63,13 +63,12 @@ import KatanaTestSupport
     }
 
     @Test func thenVoidBody_onRejectedPromise_skipsBodyAndPassesTheError() async throws {
-        let calls = LockedValue(0)
-        let failed = Promise<Int>(rejected: TestError(code: 4)).then { _ in
-            calls.increment()
-            calls.increment()
+        try await expectSkipsItsBody(onRejectionWithCode: 4) { rejected, calls in
+            rejected.then { _ in
+                calls.increment()
+                calls.increment()
+            }
         }
-        #expect(try await rejection(of: failed) as? TestError == TestError(code: 4))
-        #expect(calls.value == 0)
     }
 
     @Test func thenVoidBody_runsOnTheQueueItIsGiven() async throws {
@@ -134,13 +133,12 @@ import KatanaTestSupport
     }
 
     @Test func pass_onRejectedPromise_skipsBody() async throws {
-        let calls = LockedValue(0)
-        let passed = Promise<Int>(rejected: TestError(code: 1)).pass { _ -> Promise<Void> in
-            calls.increment()
-            return Promise(resolved: ())
+        try await expectSkipsItsBody(onRejectionWithCode: 1) { rejected, calls in
+            rejected.pass { _ -> Promise<Void> in
+                calls.increment()
+                return Promise(resolved: ())
+            }
         }
-        #expect(try await rejection(of: passed) as? TestError == TestError(code: 1))
-        #expect(calls.value == 0)
     }
 
     // MARK: - validate

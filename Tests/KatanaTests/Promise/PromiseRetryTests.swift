@@ -4,18 +4,6 @@ import Testing
 import KatanaTestSupport
 
 @Suite struct PromiseRetryTests {
-    /// A body-based promise whose body fails (code = attempt number) until attempt `succeedOn`.
-    private func flakyPromise(attempts: LockedValue<Int>, succeedOn: Int, queue: DispatchQueue? = nil) -> Promise<Int> {
-        Promise(in: queue) { resolve, reject in
-            let attempt = attempts.increment()
-            if attempt >= succeedOn {
-                resolve(attempt)
-            } else {
-                reject(TestError(code: attempt))
-            }
-        }
-    }
-
     @Test func retry_rerunsBodyUntilItSucceeds() async throws {
         let attempts = LockedValue(0)
         let value = try await flakyPromise(attempts: attempts, succeedOn: 3).retry(5).settled()

@@ -20,22 +20,39 @@ private struct KeepContext: SideEffect {
         #expect(store.state.counter == before + 1, sourceLocation: sourceLocation)
     }
 
-    @Test func neitherUpdaterNorSideEffect_rejectsWithUnsupportedDispatchable() async throws {
+    /// For an updater that met the wrong state type: the error's description names the updater
+    /// and both state types, the store's state of 3 is untouched, and the store still works.
+    private func expectTheMismatch(
+        _ error: (any Error)?, namesUpdater updater: String, in store: TestStore, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let description = error.map { "\($0)" } ?? ""
+        for name in [updater, "KatanaTests.CounterState", "KatanaTests.OtherState"] {
+            #expect(description.contains(name), sourceLocation: sourceLocation)
+        }
+        #expect(store.state == CounterState(counter: 3), sourceLocation: sourceLocation)
+        try await expectStoreStillWorks(store, sourceLocation: sourceLocation)
+    }
+
+    /// Dispatches `item`, of no kind the store handles, to a new store: checks that it is rejected
+    /// with `expected`, whose description names the item, and that the store is untouched and
+    /// still works.
+    private func expectRejected(
+        _ item: any Dispatchable, with expected: KatanaError, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let store = makeStore()
-        let error = try await rejection(of: store.anyDispatch(NotHandleable()))
-        #expect(error?.katana == .unsupportedDispatchable(item: "KatanaTests.NotHandleable"))
-        #expect(error.map { "\($0)" }?.contains("KatanaTests.NotHandleable") == true)
-        #expect(store.state == CounterState())
-        try await expectStoreStillWorks(store)
+        let error = try await rejection(of: store.anyDispatch(item))
+        #expect(error?.katana == expected, sourceLocation: sourceLocation)
+        #expect(error.map { "\($0)" }?.contains(String(reflecting: type(of: item))) == true, sourceLocation: sourceLocation)
+        #expect(store.state == CounterState(), sourceLocation: sourceLocation)
+        try await expectStoreStillWorks(store, sourceLocation: sourceLocation)
+    }
+
+    @Test func neitherUpdaterNorSideEffect_rejectsWithUnsupportedDispatchable() async throws {
+        try await expectRejected(NotHandleable(), with: .unsupportedDispatchable(item: "KatanaTests.NotHandleable"))
     }
 
     @Test func bothUpdaterAndSideEffect_rejectsWithAmbiguousDispatchable() async throws {
-        let store = makeStore()
-        let error = try await rejection(of: store.anyDispatch(BothKinds()))
-        #expect(error?.katana == .ambiguousDispatchable(item: "KatanaTests.BothKinds"))
-        #expect(error.map { "\($0)" }?.contains("KatanaTests.BothKinds") == true)
-        #expect(store.state == CounterState())
-        try await expectStoreStillWorks(store)
+        try await expectRejected(BothKinds(), with: .ambiguousDispatchable(item: "KatanaTests.BothKinds"))
     }
 
     @Test func updaterOfAnotherStateType_rejectsWithStateTypeMismatch() async throws {
@@ -44,12 +61,7 @@ private struct KeepContext: SideEffect {
         #expect(error?.katana == .stateTypeMismatch(
             updater: "KatanaTests.SetText", expected: "KatanaTests.CounterState", actual: "KatanaTests.OtherState"
         ))
-        let description = error.map { "\($0)" } ?? ""
-        #expect(description.contains("KatanaTests.SetText"))
-        #expect(description.contains("KatanaTests.CounterState"))
-        #expect(description.contains("KatanaTests.OtherState"))
-        #expect(store.state == CounterState(counter: 3))
-        try await expectStoreStillWorks(store)
+        try await expectTheMismatch(error, namesUpdater: "KatanaTests.SetText", in: store)
     }
 
     @Test func updaterReturningWrongStateType_rejectsWithInvalidStateReturned() async throws {
@@ -58,12 +70,7 @@ private struct KeepContext: SideEffect {
         #expect(error?.katana == .invalidStateReturned(
             updater: "KatanaTests.ReturnsWrongState", expected: "KatanaTests.CounterState", actual: "KatanaTests.OtherState"
         ))
-        let description = error.map { "\($0)" } ?? ""
-        #expect(description.contains("KatanaTests.ReturnsWrongState"))
-        #expect(description.contains("KatanaTests.CounterState"))
-        #expect(description.contains("KatanaTests.OtherState"))
-        #expect(store.state == CounterState(counter: 3))
-        try await expectStoreStillWorks(store)
+        try await expectTheMismatch(error, namesUpdater: "KatanaTests.ReturnsWrongState", in: store)
     }
 
     @Test func sideEffectWithMismatchedContext_rejectsWithSideEffectContextMismatch() async throws {

@@ -25,10 +25,8 @@ private struct ReadCounterAsync: AsyncSideEffect {
         let read = store.dispatch(ReadCounter())
         let readAsync = store.dispatch(ReadCounterAsync())
         // Awaiting a promise observes it; unlike `wait`, it handles nothing on this thread.
-        _ = try await read.settled()
-        _ = try await readAsync.settled()
-        #expect(read.outcome.flatMap { try? $0.get() } == 0)
-        #expect(readAsync.outcome.flatMap { try? $0.get() } == 0)
+        #expect(try await read.settled() == 0)
+        #expect(try await readAsync.settled() == 0)
     }
 
     @Test func sideEffectAfterAWaitingUpdater_waitsForIt() async throws {
@@ -41,10 +39,8 @@ private struct ReadCounterAsync: AsyncSideEffect {
         #expect(read.isPending)
         #expect(readAsync.isPending)
         store.engine.updaterQueue.resume()
-        _ = try await read.settled()
-        _ = try await readAsync.settled()
-        #expect(read.outcome.flatMap { try? $0.get() } == 7)
-        #expect(readAsync.outcome.flatMap { try? $0.get() } == 7)
+        #expect(try await read.settled() == 7)
+        #expect(try await readAsync.settled() == 7)
     }
 
     @Test func sideEffectsDispatchedRightAfterUpdaters_alwaysSeeThem() async throws {

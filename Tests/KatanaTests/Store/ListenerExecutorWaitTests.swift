@@ -25,13 +25,31 @@ private final class ListenerProbe: Sendable {
     var maxDepth: Int { depths.all.max() ?? 0 }
 }
 
-/// Whether `changes` are `count` consecutive changes by one from 0: in order, none missing.
-private func areConsecutiveIncrements(_ changes: [Change], count: Int) -> Bool {
-    changes == (0..<count).map { Change($0, $0 + 1) }
+extension ListenerProbe {
+    /// Waits for `count` listener calls, then checks that they were `count` consecutive changes by
+    /// one from 0 (in order, none missing), none nested, none during a waiting block.
+    func expectConsecutiveUnnestedCalls(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let changes = try await self.changes.waitUntil("\(count) listener calls") { $0.count == count }
+        #expect(changes == (0..<count).map { Change($0, $0 + 1) }, sourceLocation: sourceLocation)
+        #expect(maxDepth == 1, sourceLocation: sourceLocation)
+        #expect(callsDuringWaitingBlock.value == 0, sourceLocation: sourceLocation)
+    }
 }
 
-/// Runs `body` as a block on `queue` (the listeners' executor) and suspends until it has finished.
-private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) async throws {
+/// Dispatches an increment and blocks until its promise settles (the wait under test); notes in
+/// `outcomes` how the wait ended.
+private func incrementAndWait(_ store: TestStore, noting outcomes: LockedList<String>) {
+    do {
+        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
+        outcomes.append("fulfilled")
+    } catch {
+        outcomes.append("\(error)")
+    }
+}
+
+/// Queues `body` as a block on `queue` (the listeners' executor), counted as a waiting block while
+/// it runs; the latch returned opens once it has run.
+private func queueWaitingBlock(on queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) -> Latch {
     let done = Latch()
     queue.async {
         probe.waitingBlocks.increment()
@@ -39,7 +57,7 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         probe.waitingBlocks.decrement()
         done.open()
     }
-    try await done.opened("the block on the listeners' queue to finish")
+    return done
 }
 
 /// Store semantics 2: a wait never dead-locks on Katana's order, when the waiting thread is the one
@@ -48,67 +66,33 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
     @Test func listenerWaitingOnItsOwnStore_returns_andLaterCallsFollowInOrderUnnested() async throws {
         let store = makeStore()
         let probe = ListenerProbe()
-        let waitErrors = LockedList<String>()
+        let outcomes = LockedList<String>()
         store.addListener { [weak store] old, new in
             probe.call(old, new) {
                 guard let store, new.counter < 5 else { return }
-                do {
-                    try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-                } catch {
-                    waitErrors.append("\(error)")
-                }
+                incrementAndWait(store, noting: outcomes)
             }
         }
         try await store.dispatch(Increment()).settled()
-        try await probe.changes.waitUntil("5 listener calls") { $0.count == 5 }
-        #expect(waitErrors.all == [])
-        #expect(areConsecutiveIncrements(probe.changes.all, count: 5), "\(probe.changes.all)")
-        #expect(probe.maxDepth == 1)
+        try await probe.expectConsecutiveUnnestedCalls(5)
+        #expect(outcomes.all == Array(repeating: "fulfilled", count: 4))
         #expect(store.state.counter == 5)
     }
 
-    @Test func waitFromBlockOnListenerQueue_returns_andItsListenerCallFollowsUnnested() async throws {
+    @Test(arguments: [1, 10])
+    func waitsInARowFromBlockOnListenerQueue_allReturn_andTheirListenerCallsFollowInOrderUnnested(waits: Int) async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
         store.addListener { old, new in probe.call(old, new) }
         let outcomes = LockedList<String>()
-        try await runOnListenerQueue(listenerQueue, probe: probe) {
-            do {
-                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-                outcomes.append("fulfilled")
-            } catch {
-                outcomes.append("\(error)")
+        try await queueWaitingBlock(on: listenerQueue, probe: probe) {
+            for _ in 1...waits {
+                incrementAndWait(store, noting: outcomes)
             }
-        }
-        #expect(outcomes.all == ["fulfilled"])
-        try await probe.changes.waitUntil("1 listener call") { $0.count == 1 }
-        #expect(probe.changes.all == [Change(0, 1)])
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
-    }
-
-    @Test func tenWaitsInARowFromBlockOnListenerQueue_allReturn_andListenerCallsFollowInOrderUnnested() async throws {
-        let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
-        let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
-        let probe = ListenerProbe()
-        store.addListener { old, new in probe.call(old, new) }
-        let outcomes = LockedList<String>()
-        try await runOnListenerQueue(listenerQueue, probe: probe) {
-            for _ in 1...10 {
-                do {
-                    try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-                    outcomes.append("fulfilled")
-                } catch {
-                    outcomes.append("\(error)")
-                }
-            }
-        }
-        #expect(outcomes.all == Array(repeating: "fulfilled", count: 10))
-        try await probe.changes.waitUntil("10 listener calls") { $0.count == 10 }
-        #expect(areConsecutiveIncrements(probe.changes.all, count: 10), "\(probe.changes.all)")
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
+        }.opened("the block on the listeners' queue to finish")
+        #expect(outcomes.all == Array(repeating: "fulfilled", count: waits))
+        try await probe.expectConsecutiveUnnestedCalls(waits)
     }
 
     @Test func waitFromBlockOnListenerQueue_withEarlierChangesStillUndelivered_keepsListenerOrder() async throws {
@@ -125,24 +109,10 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         for _ in 1...5 {
             store.dispatch(Increment())
         }
-        let done = Latch()
-        listenerQueue.async {
-            probe.waitingBlocks.increment()
-            do {
-                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-                outcomes.append("fulfilled")
-            } catch {
-                outcomes.append("\(error)")
-            }
-            probe.waitingBlocks.decrement()
-            done.open()
-        }
+        let done = queueWaitingBlock(on: listenerQueue, probe: probe) { incrementAndWait(store, noting: outcomes) }
         holdQueue.open()
         try await done.opened("the waiting block to finish")
         #expect(outcomes.all == ["fulfilled"])
-        try await probe.changes.waitUntil("6 listener calls") { $0.count == 6 }
-        #expect(areConsecutiveIncrements(probe.changes.all, count: 6), "\(probe.changes.all)")
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
+        try await probe.expectConsecutiveUnnestedCalls(6)
     }
 }

@@ -67,14 +67,11 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
     }
 
     @Test func releasedWhileUpdaterQueueIsBusy_handlesEveryQueuedItem_thenGoes() async throws {
-        let started = Latch()
-        let release = Latch()
         var store: TestStore? = makeStore()
         weak let weakStore = store
         let changes = LockedList<Int>()
         store?.addListener { _, new in changes.append(new.counter) }
-        let blocking = store?.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try #require(try await store?.holdUpdaterQueue())
         var queued: [Promise<Void>] = []
         for amount in 1...200 {
             if let store {
@@ -83,9 +80,9 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
         }
         store = nil
         #expect(weakStore != nil, "the queued items hold the store")
-        release.open()
+        hold.release()
 
-        #expect(await outcomes([blocking ?? Promise(rejected: TestError(code: 0))]) == ["ok"])
+        #expect(await outcomes([hold.promise]) == ["ok"])
         #expect(await outcomes(queued) == Array(repeating: "ok", count: 200))
         // The blocking updater's 1000, then 2 + 4 + … + 200 − (1 + 3 + … + 199) = 100
         #expect(changes.all.last == 1100)
@@ -108,48 +105,27 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
 
     /// A side effect that never ends does not keep its store: running work is not waiting work.
     @Test func aSideEffectThatNeverEnds_doesNotKeepTheStoreAlive() async throws {
-        struct WaitsForever: SideEffect {
-            let started: Latch
-            let release: Latch
-            func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-                started.open()
-                release.wait(timeout: holdTimeout)
-            }
-        }
-        let started = Latch()
-        let release = Latch()
-        defer { release.open() }
         var store: TestStore? = makeStore()
         weak let weakStore = store
-        let running = try #require(store?.dispatch(WaitsForever(started: started, release: release)))
-        try await started.opened()
+        let running = try #require(try await store?.holdWorker())
+        defer { running.release() }
         store = nil
         try await poll("the store to be released while its side effect runs") { weakStore == nil }
-        release.open()
-        #expect(await outcomes([running]) == ["ok"])
+        running.release()
+        #expect(await outcomes([running.promise]) == ["ok"])
     }
 
     @Test func releasedWhileSideEffectRuns_sideEffectFinishesAndLaterDispatchIsRejected() async throws {
-        struct BlockThenIncrement: SideEffect {
-            let started: Latch
-            let release: Latch
-            func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-                started.open()
-                release.wait(timeout: holdTimeout)
-                try context.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
-            }
-        }
-        let started = Latch()
-        let release = Latch()
         var store: TestStore? = makeStore()
         weak let weakStore = store
-        let running = try #require(store?.dispatch(BlockThenIncrement(started: started, release: release)))
-        try await started.opened()
+        let running = try #require(try await store?.holdWorker { context in
+            try context.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
+        })
         store = nil
         // The inbox lets go of the store once the drain that handed out the side effect ends.
         try await poll("the store to be released") { weakStore == nil }
-        release.open()
-        #expect(try await rejection(of: running)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
+        running.release()
+        #expect(try await rejection(of: running.promise)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
     }
 
     @Test func releasedStore_letsGoOfInterceptorsAndDependencies() async throws {

@@ -45,23 +45,19 @@ private struct DependenciesIdentity: ReturningSideEffect {
 
     @Test func sideEffectPromise_resolvesWhenBodyReturns() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let promise = hold.promise
         let pendingWhileRunning = promise.isPending
-        release.open()
+        hold.release()
         #expect(pendingWhileRunning)
         try await promise.settled()
     }
 
     @Test func sideEffect_doesNotBlockStateUpdaters() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let running = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
-        defer { release.open() }
+        let hold = try await store.holdWorker()
+        let running = hold.promise
+        defer { hold.release() }
         try await store.dispatch(Increment(amount: 2)).settled()
         #expect(store.state.counter == 2)
         #expect(running.isPending)

@@ -58,13 +58,11 @@ import KatanaTestSupport
 
     @Test func updaterPromise_isPendingWhileUpdaterQueueIsBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let blocking = store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
+        let blocking = hold.promise
         let queued = store.dispatch(Increment(amount: 1))
         let pendingWhileBlocked = queued.isPending && blocking.isPending
-        release.open()
+        hold.release()
         #expect(pendingWhileBlocked)
         try await queued.settled()
         #expect(store.state.counter == 1001)

@@ -14,13 +14,11 @@ import KatanaTestSupport
 
     @Test func itemsBehindABusyUpdaterAreWaiting() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let busy = store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
+        let busy = hold.promise
         let behind = (0 ..< 3).map { _ in store.dispatch(Increment()) }
         #expect(store.load.waitingItems == 3)
-        release.open()
+        hold.release()
         _ = try await busy.settled()
         for promise in behind {
             _ = try await promise.settled()
@@ -30,12 +28,10 @@ import KatanaTestSupport
 
     @Test func aRunningSideEffectIsActiveUntilItEnds() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let running = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let running = hold.promise
         #expect(store.load.activeSideEffects == 1)
-        release.open()
+        hold.release()
         _ = try await running.settled()
         try await store.waitUntil("no side effect active") { store.load.activeSideEffects == 0 }
     }
@@ -49,13 +45,11 @@ import KatanaTestSupport
             }
             try next(item)
         }])
-        let started = Latch()
-        let release = Latch()
-        let running = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let running = hold.promise
         try await store.dispatch(Increment()).settled()
         #expect(seen.all == [StoreLoad(waitingItems: 0, activeSideEffects: 1)])
-        release.open()
+        hold.release()
         _ = try await running.settled()
     }
 

@@ -171,12 +171,64 @@ struct HoldingUpdater: StateUpdater {
     }
 }
 
-/// A synchronous side effect that holds its worker until `release` opens.
+/// A synchronous side effect that holds its worker until `release` opens, then does `then`.
 struct HoldingSideEffect: SideEffect {
     let started: Latch
     let release: Latch
+    var then: @Sendable (SideEffectContext<CounterState, TestDependencies>) throws -> Void = { _ in }
     func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
         started.open()
         guard release.wait(timeout: holdTimeout) else { throw TimedOut(waitingFor: "the release", after: holdTimeout) }
+        try then(context)
+    }
+}
+
+/// One of a store's threads held by a holding fixture that has started: its promise, and
+/// ``release()``, which lets it go.
+struct Hold: Sendable {
+    let promise: Promise<Void>
+    private let latch: Latch
+
+    init(promise: Promise<Void>, latch: Latch) {
+        self.promise = promise
+        self.latch = latch
+    }
+
+    func release() {
+        latch.open()
+    }
+}
+
+extension Store where S == CounterState, D == TestDependencies {
+    /// Dispatches a ``HoldingUpdater`` and returns once it holds the store's updater queue: what
+    /// is dispatched next waits behind it until ``Hold/release()``.
+    func holdUpdaterQueue() async throws -> Hold {
+        let (started, release) = (Latch(), Latch())
+        let promise = dispatch(HoldingUpdater(started: started, release: release))
+        try await started.opened("the holding updater to start")
+        return Hold(promise: promise, latch: release)
+    }
+
+    /// Dispatches a ``HoldingSideEffect`` and returns once it holds a side-effect worker; once
+    /// released, it does `then`.
+    func holdWorker(
+        then: @escaping @Sendable (SideEffectContext<CounterState, TestDependencies>) throws -> Void = { _ in }
+    ) async throws -> Hold {
+        let (started, release) = (Latch(), Latch())
+        let promise = dispatch(HoldingSideEffect(started: started, release: release, then: then))
+        try await started.opened("the holding side effect to start")
+        return Hold(promise: promise, latch: release)
+    }
+}
+
+extension Store where S == CounterState, D == TestDependencies {
+    /// Dispatches an ``AwaitGate`` labelled `label` and returns once it waits at its gate: its
+    /// promise, the gate, and what it records.
+    @discardableResult
+    func dispatchWaitingAtAGate(_ label: String) async throws -> (promise: Promise<String>, gate: AsyncGate, events: EventLog) {
+        let (gate, events) = (AsyncGate(), EventLog())
+        let promise = dispatch(AwaitGate(label: label, gate: gate, events: events))
+        try await gate.waitForWaiters(1)
+        return (promise, gate, events)
     }
 }

@@ -27,10 +27,7 @@ import KatanaTestSupport
 
     @Test func cancellingStillReachesATaskTheStarterStarted() async throws {
         let store = makeStore { operation in Task { await operation() } }
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (promise, _, events) = try await store.dispatchWaitingAtAGate("work")
         promise.cancel()
         try await store.waitUntil("the side effects to end") { store.activeSideEffectCount == 0 }
         #expect(events.all == ["work started", "work cancelled (Task.isCancelled: true)"])

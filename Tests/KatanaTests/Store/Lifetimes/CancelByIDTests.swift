@@ -2,18 +2,25 @@ import Testing
 @testable import Katana
 import KatanaTestSupport
 
+/// Dispatches `count` ``AwaitGate`` side effects labelled "`name` <index>", with `id`, waiting at
+/// `gate` and recording into `events`.
+private func dispatch(
+    _ count: Int, _ name: String, id: SideEffectID, latestWins: Bool = false,
+    to store: TestStore, at gate: AsyncGate, recordingInto events: EventLog
+) -> [Promise<String>] {
+    (0..<count).map { index in
+        store.dispatch(AwaitGate(label: "\(name) \(index)", gate: gate, events: events, id: id, latestWins: latestWins))
+    }
+}
+
 /// Cancelling async side effects by their id, and "latest wins".
 @Suite struct CancelByIDTests {
     @Test func cancelSideEffects_with100Running_cancelsEachWithThatID_andLeavesTheOthers() async throws {
         let store = makeStore()
         let gate = AsyncGate()
         let events = EventLog()
-        let searches = (0..<100).map { index in
-            store.dispatch(AwaitGate(label: "search \(index)", gate: gate, events: events, id: "search"))
-        }
-        let refreshes = (0..<10).map { index in
-            store.dispatch(AwaitGate(label: "refresh \(index)", gate: gate, events: events, id: "refresh"))
-        }
+        let searches = dispatch(100, "search", id: "search", to: store, at: gate, recordingInto: events)
+        let refreshes = dispatch(10, "refresh", id: "refresh", to: store, at: gate, recordingInto: events)
         try await gate.waitForWaiters(110)
 
         #expect(store.cancelSideEffects(id: "search") == 100)
@@ -39,16 +46,11 @@ import KatanaTestSupport
         let gate = AsyncGate()
         gate.open()
         let events = EventLog()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
-        let waiting = (0..<3).map { index in
-            store.dispatch(AwaitGate(label: "waiting \(index)", gate: gate, events: events, id: "search"))
-        }
+        let hold = try await store.holdUpdaterQueue()
+        let waiting = dispatch(3, "waiting", id: "search", to: store, at: gate, recordingInto: events)
         #expect(store.cancelSideEffects(id: "search") == 3)
         let after = store.dispatch(AwaitGate(label: "after", gate: gate, events: events, id: "search"))
-        release.open()
+        hold.release()
         for promise in waiting {
             #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
         }
@@ -61,9 +63,7 @@ import KatanaTestSupport
         let gate = AsyncGate()
         let events = EventLog()
         let count = 1_000
-        let searches = (0..<count).map { index in
-            store.dispatch(AwaitGate(label: "query \(index)", gate: gate, events: events, id: "search", latestWins: true))
-        }
+        let searches = dispatch(count, "query", id: "search", latestWins: true, to: store, at: gate, recordingInto: events)
         // Every one but the last is cancelled, whether it had started or not.
         for (index, search) in searches.dropLast().enumerated() {
             #expect(try await rejection(of: search)?.katana == .cancelled(item: "KatanaTests.AwaitGate"), "query \(index)")
@@ -84,9 +84,7 @@ import KatanaTestSupport
         let store = makeStore()
         let gate = AsyncGate()
         let events = EventLog()
-        let loads = (0..<3).map { index in
-            store.dispatch(AwaitGate(label: "load \(index)", gate: gate, events: events, id: "load"))
-        }
+        let loads = dispatch(3, "load", id: "load", to: store, at: gate, recordingInto: events)
         try await gate.waitForWaiters(3)
         gate.open()
         for (index, load) in loads.enumerated() {

@@ -73,20 +73,27 @@ import KatanaTestSupport
 
     @Test func anUpdaterStillWaitingInTheInbox_isNeverApplied() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         let first = store.dispatch(Increment(amount: 1))
         let cancelled = store.dispatch(Increment(amount: 2))
         let last = store.dispatch(Increment(amount: 4))
         cancelled.cancel()
         #expect(try await rejection(of: cancelled)?.katana == .cancelled(item: "KatanaTests.Increment"))
-        release.open()
+        hold.release()
         try await first.settled()
         try await last.settled()
         #expect(store.state.applied == [1, 4])
         #expect(store.state.counter == 1005)
+    }
+
+    /// Checks that `promise`, an applied `Increment(amount: 5)`'s that was cancelled, was
+    /// fulfilled all the same, and the increment stays.
+    private func expectCancellingChangedNothing(
+        _ promise: Promise<Void>, in store: TestStore, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await promise.settled()
+        #expect(!promise.isCancelled, sourceLocation: sourceLocation)
+        #expect(store.state.counter == 5, sourceLocation: sourceLocation)
     }
 
     @Test func anAppliedUpdater_keepsItsValue_andTheStateStays() async throws {
@@ -94,9 +101,7 @@ import KatanaTestSupport
         let promise = store.dispatch(Increment(amount: 5))
         try await promise.settled()
         promise.cancel()
-        try await promise.settled()
-        #expect(!promise.isCancelled)
-        #expect(store.state.counter == 5)
+        try await expectCancellingChangedNothing(promise, in: store)
     }
 
     @Test func anUpdaterAppliedWhoseListenersAreStillRunning_isNotCancelled() async throws {
@@ -113,23 +118,19 @@ import KatanaTestSupport
         promise.cancel()
         #expect(promise.isPending)
         release.open()
-        try await promise.settled()
-        #expect(!promise.isCancelled)
-        #expect(store.state.counter == 5)
+        try await expectCancellingChangedNothing(promise, in: store)
     }
 
     // MARK: - Side effects
 
     @Test func aRunningSynchronousSideEffect_isRejectedAtOnce_andItsBodyRunsToItsEnd() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let promise = hold.promise
         promise.cancel()
         #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.HoldingSideEffect"))
         #expect(!store.sideEffectsAreIdle)
-        release.open()
+        hold.release()
         try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
         #expect(promise.isCancelled)
     }
@@ -137,14 +138,11 @@ import KatanaTestSupport
     @Test func anAsyncSideEffectCancelledBeforeItStarts_neverRuns() async throws {
         let store = makeStore()
         let events = EventLog()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         let promise = store.dispatch(CheckCancellation(events: events))
         promise.cancel()
         #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.CheckCancellation"))
-        release.open()
+        hold.release()
         try await store.dispatch(Increment()).settled()
         try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
         #expect(events.all.isEmpty)
@@ -152,10 +150,7 @@ import KatanaTestSupport
 
     @Test func anAsyncSideEffectCancelledWhileSuspended_seesTheCancellation_andItsTaskEnds() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "fetch", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (promise, _, events) = try await store.dispatchWaitingAtAGate("fetch")
         promise.cancel()
         #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
         try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }

@@ -123,38 +123,30 @@ private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "
         await store.shutdown()
     }
 
-    @Test func newest_keepsAtMostThatManyChanges_droppingTheOldest() async throws {
+    /// Observes the ticks of a new store with `observe`, dispatches `count` ticks, shuts the store
+    /// down, and returns the tick counts the sequence kept.
+    private func ticksKept(
+        after count: Int, _ observe: (ObservedStore) -> AsyncStream<(old: Int, new: Int)>
+    ) async throws -> [Int] {
         let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(3))
-        for _ in 0..<100 {
+        let updates = observe(store)
+        for _ in 1..<count {
             store.dispatch(CountTick())
         }
-        try await store.dispatch(CountTick()).value
+        try await store.dispatch(CountTick()).settled()
         await store.shutdown()
-        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
-        #expect(kept == [99, 100, 101])
+        return await updates.reduce(into: [Int]()) { $0.append($1.new) }
+    }
+
+    @Test func newest_keepsAtMostThatManyChanges_droppingTheOldest() async throws {
+        #expect(try await ticksKept(after: 101) { $0.stateUpdates(of: \.ticks, buffering: .newest(3)) } == [99, 100, 101])
     }
 
     @Test func everyChange_isTheDefault_andKeepsEveryChange() async throws {
-        let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks)
-        for _ in 0..<100 {
-            store.dispatch(CountTick())
-        }
-        try await store.dispatch(CountTick()).value
-        await store.shutdown()
-        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
-        #expect(kept == Array(1...101))
+        #expect(try await ticksKept(after: 101) { $0.stateUpdates(of: \.ticks) } == Array(1...101))
     }
 
     @Test func newestBelowOne_keepsOneChange() async throws {
-        let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(0))
-        for _ in 0..<10 {
-            store.dispatch(CountTick())
-        }
-        try await store.dispatch(CountTick()).value
-        await store.shutdown()
-        #expect(await updates.reduce(into: [Int]()) { $0.append($1.new) } == [11])
+        #expect(try await ticksKept(after: 11) { $0.stateUpdates(of: \.ticks, buffering: .newest(0)) } == [11])
     }
 }

@@ -62,15 +62,13 @@ import KatanaTestSupport
         deadline: Duration
     ) async throws -> (report: ShutdownReport, outcome: Outcome) {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let holding = store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
+        let holding = hold.promise
         let applied = LockedList<Int>()
         let promises = (0 ..< count).map { store.dispatch(Slow(index: $0, milliseconds: milliseconds, applied: applied)) }
         let shutdown = Task { await store.shutdown(mode, deadline: deadline) }
         try await store.shutdownHasBegun()
-        release.open()
+        hold.release()
         let report = try await withTimeout("the shutdown") { await shutdown.value }
         // At the moment it returns: every item handled or cancelled, none pending.
         let outcome = Self.outcome(of: promises)
@@ -152,10 +150,7 @@ import KatanaTestSupport
         let release = Latch()
         // One async waits on a gate (it gave its thread back when it suspended); two hold both
         // threads; ten more wait for a worker.
-        let gate = AsyncGate()
-        let events = EventLog()
-        let running = store.dispatch(AwaitGate(label: "async", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (running, _, _) = try await store.dispatchWaitingAtAGate("async")
         // Both bodies must have begun: two busy workers alone could be one body and the worker
         // that is still handing the async one's task back (seen under the thread sanitizer).
         let started = [Latch(), Latch()]

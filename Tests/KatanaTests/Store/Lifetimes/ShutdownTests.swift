@@ -10,7 +10,7 @@ import KatanaTestSupport
         let store = makeStore()
         let gate = AsyncGate()
         let events = EventLog()
-        let release = Latch()
+        let hold: Hold
         var running: [Promise<String>] = []
         var queued: [Promise<Void>] = []
 
@@ -19,21 +19,27 @@ import KatanaTestSupport
                 running.append(store.dispatch(AwaitGate(label: "effect \(index)", gate: gate, events: events)))
             }
             try await gate.waitForWaiters(count)
-            let started = Latch()
-            store.dispatch(HoldingUpdater(started: started, release: release))
-            try await started.opened("the holding updater to start")
+            hold = try await store.holdUpdaterQueue()
             for _ in 0..<queued {
                 self.queued.append(store.dispatch(Increment(amount: 1)))
             }
+        }
+
+        /// Shuts the store down with `mode` (with ample time to finish) and, once the shutdown has
+        /// begun, lets the held updater go; returns the shutdown's task.
+        func shutDown(_ mode: ShutdownMode) async throws -> Task<ShutdownReport, Never> {
+            let store = store
+            let shutdown = Task { await store.shutdown(mode, deadline: .seconds(600), gracePeriod: .seconds(600)) }
+            try await store.shutdownHasBegun()
+            hold.release()
+            return shutdown
         }
     }
 
     @Test func finishingWork_handlesEveryQueuedItem_andLetsRunningSideEffectsFinish() async throws {
         let busy = try await Busy(running: 100, queued: 10_000)
         let store = busy.store
-        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        try await busy.store.shutdownHasBegun()
-        busy.release.open()
+        let shutdown = try await busy.shutDown(.finishWork)
         busy.gate.open()
         let report = try await withTimeout("the shutdown") { await shutdown.value }
 
@@ -58,10 +64,8 @@ import KatanaTestSupport
     @Test func cancellingWork_rejectsEveryQueuedItem_andCancelsRunningSideEffects() async throws {
         let busy = try await Busy(running: 100, queued: 10_000)
         let store = busy.store
-        let shutdown = Task { await store.shutdown(.cancelWork, gracePeriod: .seconds(600)) }
-        try await busy.store.shutdownHasBegun()
         // The updater being applied cannot be stopped: the shutdown waits for it.
-        busy.release.open()
+        let shutdown = try await busy.shutDown(.cancelWork)
         let report = try await withTimeout("the shutdown") { await shutdown.value }
 
         #expect(report.cancelled == 10_100)
@@ -80,10 +84,7 @@ import KatanaTestSupport
 
     @Test func theDeadline_cancelsWhatHasNotFinished() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let stuck = store.dispatch(AwaitGate(label: "slow fetch", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (stuck, _, events) = try await store.dispatchWaitingAtAGate("slow fetch")
         let report = try await withTimeout("the shutdown") { await store.shutdown(.finishWork, deadline: .milliseconds(50)) }
         #expect(report == ShutdownReport(handled: 0, cancelled: 1, stillRunning: 0))
         #expect(try await rejection(of: stuck)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
@@ -92,10 +93,8 @@ import KatanaTestSupport
 
     @Test func aSynchronousSideEffectThatCannotStop_isReportedAsStillRunning_andItsPromiseIsRejectedByTheReturn() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let blocked = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let blocked = hold.promise
         let report = try await withTimeout("the shutdown") {
             await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20))
         }
@@ -103,21 +102,18 @@ import KatanaTestSupport
         #expect(report.cancelled == 0)
         // Nothing settles a promise after the shutdown has returned: the body's outcome is dropped.
         #expect(rejectionNow(of: blocked)?.katana == .cancelledByShutdown(item: "KatanaTests.HoldingSideEffect"))
-        release.open()
+        hold.release()
         try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
     }
 
     @Test func workThatTheStoresOwnSideEffectsDispatch_isHandledWhileFinishing() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         // Waiting behind the blocking updater: the side effect dispatches an updater when it runs.
         let later = store.dispatch(AsyncAdd(amount: 7))
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
         try await store.shutdownHasBegun()
-        release.open()
+        hold.release()
         let report = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(try await later.value == 1_007)
         // The updater being applied when the shutdown began, the side effect, and the updater it dispatched.
@@ -143,10 +139,7 @@ import KatanaTestSupport
 
     @Test func isShuttingDown_fromTheCall_onwards() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (_, gate, _) = try await store.dispatchWaitingAtAGate("work")
         #expect(!store.isShuttingDown)
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
         try await store.shutdownHasBegun()
@@ -171,10 +164,7 @@ import KatanaTestSupport
     @Test func everyCallerAndRunUntilShutdown_getTheSameReport() async throws {
         let store = makeStore()
         let runner = Task { await store.runUntilShutdown() }
-        let gate = AsyncGate()
-        let events = EventLog()
-        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (_, gate, _) = try await store.dispatchWaitingAtAGate("work")
         let first = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
         try await poll("the shutdown to begin") { store.engine.shutdownProgress.withLock { $0.phase } == .shuttingDown }
         // Joins the shutdown under way: its own mode is not used.
@@ -189,10 +179,7 @@ import KatanaTestSupport
 
     @Test func cancellingTheTaskThatRunsTheStore_shutsItDownCancellingWork() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let work = store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (work, _, _) = try await store.dispatchWaitingAtAGate("work")
         let runner = Task { await store.runUntilShutdown() }
         runner.cancel()
         let report = try await withTimeout("the run to end") { await runner.value }
@@ -202,13 +189,10 @@ import KatanaTestSupport
 
     @Test func releasingAStoreWithoutAShutdown_stillSettlesEveryPromise() async throws {
         var store: TestStore? = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let work = store?.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (work, gate, _) = try #require(try await store?.dispatchWaitingAtAGate("work"))
         store = nil
         gate.open()
         // A running side effect finishes on its own: its promise settles with its value.
-        #expect(try await work?.value == "work")
+        #expect(try await work.value == "work")
     }
 }

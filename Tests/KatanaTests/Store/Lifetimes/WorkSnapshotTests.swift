@@ -15,35 +15,27 @@ import KatanaTestSupport
 
     @Test func aHeldUpdater_orItemsWaitingBehindIt_makeTheStoreBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdUpdaterQueue()
         store.dispatch(Increment())
         #expect(!store.workSnapshot.isIdle)
         #expect(store.workSnapshot.dispatchedCount == 2)
-        release.open()
+        hold.release()
         try await store.waitUntilIdle()
     }
 
     @Test func aRunningSynchronousSideEffect_makesTheStoreBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
-        try await started.opened()
+        let hold = try await store.holdWorker()
+        let promise = hold.promise
         #expect(!store.workSnapshot.isIdle)
-        release.open()
+        hold.release()
         try await promise.value
         try await store.waitUntilIdle()
     }
 
     @Test func aSuspendedAsyncSideEffect_leavesTheStoreIdle_butIsCounted() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "wait", gate: gate, events: events))
-        try await gate.waitForWaiters(1)
+        let (promise, gate, _) = try await store.dispatchWaitingAtAGate("wait")
         try await store.waitUntilIdle()
         #expect(gate.waitingCount == 1)
         #expect(store.workSnapshot.runningAsyncSideEffects == 1)

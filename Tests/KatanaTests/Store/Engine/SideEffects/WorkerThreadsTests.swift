@@ -8,27 +8,49 @@ private func makePool(maximumThreads: Int, idleTimeout: Duration = .milliseconds
     WorkerThreads(maximumThreads: maximumThreads, idleTimeout: idleTimeout, name: "Katana.test")
 }
 
-/// Runs `count` works that each block until `release` opens, announcing it when `announced`;
-/// each appends to `started` and `finished`. The hold's own safety net is `holdTimeout` (minutes), far
-/// longer than any wait of the test: under load a test runs long, and a hold that ran out in the
-/// middle of it would free its thread before the test looks.
-private func runBlocking(
-    _ count: Int,
-    on pool: WorkerThreads,
-    announced: Bool,
-    until release: Latch,
-    started: LockedList<Void>,
-    finished: LockedList<Void>
-) {
-    for _ in 0..<count {
-        pool.run {
-            let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
-            started.append(())
-            release.wait(timeout: holdTimeout)
-            token?.threadDidUnblock()
-            finished.append(())
-        }
+/// `count` works that each block their thread until ``release`` opens, announcing their wait when
+/// `announced`: each announces before it appends to ``started``, and ends its announced wait before
+/// it appends to ``finished``. The hold's own safety net is `holdTimeout` (minutes), far longer than
+/// any wait of the test: a hold that ran out in the middle of a test would free its thread before
+/// the test looks.
+private struct BlockedWorks {
+    let count: Int
+    let release = Latch()
+    let started = LockedList<Void>()
+    let finished = LockedList<Void>()
+
+    init(_ count: Int) {
+        self.count = count
     }
+
+    /// Runs the works on `pool` and returns once all have started.
+    func start(on pool: WorkerThreads, announced: Bool = false) async throws {
+        for _ in 0..<count {
+            pool.run { [release, started, finished] in
+                let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
+                started.append(())
+                release.wait(timeout: holdTimeout)
+                token?.threadDidUnblock()
+                finished.append(())
+            }
+        }
+        try await started.waitUntil("\(count) blocked work(s) to start") { [count] in $0.count == count }
+    }
+
+    /// Releases the works and returns once all have finished.
+    func end() async throws {
+        release.open()
+        try await finished.waitUntil("\(count) blocked work(s) to finish") { [count] in $0.count == count }
+    }
+}
+
+/// Runs `count` works that return at once on `pool`, and returns once all have run.
+private func runShortWorks(_ count: Int, on pool: WorkerThreads) async throws {
+    let done = LockedList<Void>()
+    for _ in 0..<count {
+        pool.run { done.append(()) }
+    }
+    try await done.waitUntil("\(count) short works to run") { $0.count == count }
 }
 
 /// The worker-thread pool with real threads: blocked threads never hold up other work, work past
@@ -40,95 +62,66 @@ private func runBlocking(
 @Suite struct WorkerThreadsTests {
     @Test func shortWorks_completeWhile64WorksAreBlockedUnannounced_belowTheCap() async throws {
         let pool = makePool(maximumThreads: 72)
-        let release = Latch()
-        defer { release.open() }
-        let started = LockedList<Void>()
-        let finished = LockedList<Void>()
-        runBlocking(64, on: pool, announced: false, until: release, started: started, finished: finished)
-        try await started.waitUntil("64 started") { $0.count == 64 }
+        let blocked = BlockedWorks(64)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
 
-        let done = LockedList<Void>()
-        for _ in 0..<10_000 {
-            pool.run { done.append(()) }
-        }
-        try await done.waitUntil("10 000 short works done") { $0.count == 10_000 }
-        #expect(finished.count == 0, "the blocked works were still blocked")
+        try await runShortWorks(10_000, on: pool)
+        #expect(blocked.finished.count == 0, "the blocked works were still blocked")
         let statistics = pool.statistics
         #expect(statistics.threads <= 72, "\(statistics)")
         #expect(statistics.blocked == 0, "\(statistics)")
-
-        release.open()
-        try await finished.waitUntil("64 finished") { $0.count == 64 }
+        try await blocked.end()
     }
 
     @Test func shortWorks_completeWhile64WorksAreBlockedInAnnouncedWaits_onAPoolOf4() async throws {
         let pool = makePool(maximumThreads: 4)
-        let release = Latch()
-        defer { release.open() }
-        let started = LockedList<Void>()
-        let finished = LockedList<Void>()
-        runBlocking(64, on: pool, announced: true, until: release, started: started, finished: finished)
-        // Each work announces its wait before it appends to `started`.
-        try await started.waitUntil("64 started") { $0.count == 64 }
+        let blocked = BlockedWorks(64)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool, announced: true)
         #expect(pool.statistics.blocked == 64, "\(pool.statistics)")
 
-        let done = LockedList<Void>()
-        for _ in 0..<10_000 {
-            pool.run { done.append(()) }
-        }
-        try await done.waitUntil("10 000 short works done") { $0.count == 10_000 }
-        #expect(finished.count == 0, "the blocked works were still blocked")
-        let statistics = pool.statistics
-        #expect(statistics.threads <= 64 + 4, "\(statistics)")
-
-        release.open()
-        // Each work ends its announced wait before it appends to `finished`.
-        try await finished.waitUntil("64 finished") { $0.count == 64 }
+        try await runShortWorks(10_000, on: pool)
+        #expect(blocked.finished.count == 0, "the blocked works were still blocked")
+        #expect(pool.statistics.threads <= 64 + 4, "\(pool.statistics)")
+        try await blocked.end()
         #expect(pool.statistics.blocked == 0, "\(pool.statistics)")
     }
 
     @Test func workPastTheCap_isQueued_andRunsOnceABlockedWorkReturns() async throws {
         // No thread exits during the test, so the count below shows that no thread was added.
         let pool = makePool(maximumThreads: 2, idleTimeout: holdTimeout)
-        let first = Latch()
-        let second = Latch()
+        let (first, second) = (BlockedWorks(1), BlockedWorks(1))
         defer {
-            first.open()
-            second.open()
+            first.release.open()
+            second.release.open()
         }
-        let started = LockedList<Void>()
-        let finished = LockedList<Void>()
-        runBlocking(1, on: pool, announced: false, until: first, started: started, finished: finished)
-        runBlocking(1, on: pool, announced: false, until: second, started: started, finished: finished)
-        try await started.waitUntil("2 started") { $0.count == 2 }
+        try await first.start(on: pool)
+        try await second.start(on: pool)
 
         let ran = LockedList<Void>()
         pool.run { ran.append(()) }
         #expect(pool.statistics == WorkerThreads.Statistics(threads: 2, idle: 0, busy: 2, blocked: 0, queued: 1))
         #expect(ran.count == 0)
 
-        first.open()
-        try await ran.waitUntil("the work to run") { $0.count == 1 }
+        try await first.end()
+        try await ran.waitForCount(1)
         #expect(pool.statistics.threads == 2, "the freed thread ran it")
-        second.open()
-        try await finished.waitUntil("2 finished") { $0.count == 2 }
+        try await second.end()
     }
 
     @Test func workPastTheCap_runsInSubmissionOrder() async throws {
         let pool = makePool(maximumThreads: 1)
-        let release = Latch()
-        defer { release.open() }
-        let started = LockedList<Void>()
-        let finished = LockedList<Void>()
-        runBlocking(1, on: pool, announced: false, until: release, started: started, finished: finished)
-        try await started.waitUntil("the blocking work to start") { $0.count == 1 }
+        let blocked = BlockedWorks(1)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
 
         let order = LockedList<Int>()
         for number in 1...100 {
             pool.run { order.append(number) }
         }
         #expect(pool.statistics.queued == 100)
-        release.open()
+        blocked.release.open()
         try await order.waitForCount(100)
         #expect(order.all == Array(1...100))
     }
@@ -154,22 +147,16 @@ private func runBlocking(
 
     @Test func idleThreads_exitAfterTheIdleTimeout() async throws {
         let pool = makePool(maximumThreads: 4, idleTimeout: .milliseconds(50))
-        let release = Latch()
-        defer { release.open() }
-        let started = LockedList<Void>()
-        let finished = LockedList<Void>()
-        runBlocking(4, on: pool, announced: false, until: release, started: started, finished: finished)
-        try await started.waitUntil("4 started") { $0.count == 4 }
+        let blocked = BlockedWorks(4)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
         #expect(pool.statistics.threads == 4)
-        release.open()
-        try await finished.waitUntil("4 finished") { $0.count == 4 }
+        try await blocked.end()
         try await poll("the idle threads to exit") { pool.statistics.threads == 0 }
         #expect(pool.statistics == WorkerThreads.Statistics(threads: 0, idle: 0, busy: 0, blocked: 0, queued: 0))
 
         // An emptied pool starts a thread again.
-        let ran = LockedList<Void>()
-        pool.run { ran.append(()) }
-        try await ran.waitUntil("the work to run") { $0.count == 1 }
+        try await runShortWorks(1, on: pool)
     }
 
     @Test func theSharedPool_hasTheDocumentedCapAndIdleTimeout() {
