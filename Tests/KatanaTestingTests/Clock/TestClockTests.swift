@@ -36,15 +36,9 @@ struct TestClockTests {
     }
 
     @Test func advance_wakesNestedSleepsWithinTheSameAdvance_atTheirOwnDeadlines() async throws {
-        // A retry with backoff: 1, 2 and 4 seconds, each sleep begun when the previous one woke.
         let clock = makeClock()
         let attempts = LockedList<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(7))
         #expect(attempts.all == [at(.seconds(1)), at(.seconds(3)), at(.seconds(7))])
         #expect(clock.now == at(.seconds(7)))
@@ -56,12 +50,7 @@ struct TestClockTests {
     @Test func advance_shorterThanTheNextBackoff_leavesTheRetryWaitingForIt() async throws {
         let clock = makeClock()
         let attempts = LockedList<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(2))
         #expect(attempts.all == [at(.seconds(1))])
         #expect(clock.sleepers == [TestClock.Sleeper(deadline: at(.seconds(3)), isOnClockExecutor: true)])

@@ -9,12 +9,7 @@ final class TestClockXCTests: XCTestCase {
         let recorder = TestFailureRecorder()
         let clock = TestClock(reporter: recorder.reporter)
         let attempts = LockedList<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(7))
         XCTAssertEqual(attempts.all.map(\.offset), [.seconds(1), .seconds(3), .seconds(7)])
         try await finished(task, "the retry task to end")

@@ -81,3 +81,11 @@ func makeTestStore(
         dependencies.amount = amount
     }
 }
+
+extension TestStore where S == Counting, D == CountingDependencies {
+    /// Receives the note of attempt `number` of ``RetryWithBackoff``: the log then holds every
+    /// attempt so far.
+    func receiveAttempt(_ number: Int, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line) async {
+        await receive(Note.self, assert: { $0.log = (1...number).map { "attempt \($0)" } }, fileID: fileID, filePath: filePath, line: line)
+    }
+}

@@ -23,6 +23,17 @@ func startOnClock<Success: Sendable>(
     return Task(operation: operation)
 }
 
+/// A retry with backoff on `clock`'s executor: sleeps of 1, 2 and 4 seconds, each begun when the
+/// previous one woke; the clock's time after each sleep is appended to `attempts`.
+func startRetryWithBackoff(on clock: TestClock, notingAttemptsIn attempts: LockedList<TestClock.Instant>) -> Task<Void, any Error> {
+    startOnClock(clock) {
+        for delay in [1, 2, 4] {
+            try await clock.sleep(for: .seconds(delay))
+            attempts.append(clock.now)
+        }
+    }
+}
+
 extension TestClock {
     /// Suspends until `condition` holds, asking it again each time the clock tells its observers
     /// that it may have changed (a sleep registered, a job or an activity ended): for a task
