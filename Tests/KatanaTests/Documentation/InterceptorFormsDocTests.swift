@@ -5,9 +5,9 @@ import Testing
 
 /// docs/StoreAndThreading.md's "Two forms of interceptor", compiled and run.
 enum InterceptorFormsDoc {
-    typealias CounterState = ReadmeQuickStart.CounterState
-    typealias Increment = ReadmeQuickStart.Increment
-    typealias AppDependencies = ReadmeQuickStart.AppDependencies
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
+    typealias AppDependencies = UsingTheStore.AppDependencies
 
     /// Where the article's audit trail writes: the names of the items it saw.
     final class AuditLog: Sendable {

@@ -4,38 +4,13 @@ import KatanaTestSupport
 import Testing
 
 /// docs/StoreAndThreading.md's "Using the store", compiled and run, so a change that breaks the
-/// article breaks the build.
-enum ReadmeQuickStart {
-    struct CounterState: State {
-        var counter = 0
-    }
-
-    struct Increment: StateUpdater {
-        var amount = 1
-        func updateState(_ state: inout CounterState) {
-            state.counter += amount
-        }
-    }
-
-    final class AppDependencies: SideEffectDependencyContainer {
-        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
-        func fetchAmount() async throws -> Int { 41 }
-    }
-
-    struct LoadAmount: AsyncSideEffect {
-        func sideEffect(_ context: SideEffectContext<CounterState, AppDependencies>) async throws -> Int {
-            let amount = try await context.dependencies.fetchAmount()
-            try await context.dispatch(Increment(amount: amount)).value
-            return context.getState().counter
-        }
-    }
-}
-
+/// article breaks the build: the article's types are KatanaTestSupport's `UsingTheStore`, its
+/// statements these tests' bodies.
 @Suite struct ReadmeQuickStartTests {
-    typealias CounterState = ReadmeQuickStart.CounterState
-    typealias Increment = ReadmeQuickStart.Increment
-    typealias AppDependencies = ReadmeQuickStart.AppDependencies
-    typealias LoadAmount = ReadmeQuickStart.LoadAmount
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
+    typealias AppDependencies = UsingTheStore.AppDependencies
+    typealias LoadAmount = UsingTheStore.LoadAmount
 
     @Test func quickStart_runsAsWritten() async throws {
         let store = Store<CounterState, AppDependencies>()
