@@ -187,11 +187,6 @@ final class Latch: @unchecked Sendable {
         return true
     }
 
-    /// Whether the latch is open now.
-    var hasOpened: Bool {
-        !openings.all.isEmpty
-    }
-
     /// Suspends until the latch is open; throws ``TimedOut`` naming `what` after `timeout`.
     func opened(_ what: String = "the latch to open", timeout: Duration = defaultTestTimeout) async throws {
         try await openings.waitUntil(what, timeout: timeout) { !$0.isEmpty }
