@@ -1,5 +1,6 @@
-import Testing
 @testable import KatanaTesting
+import KatanaTestSupport
+import Testing
 
 /// `TestClock.onChange`: observers are told, after the clock's lock is let go, each time the clock
 /// may have become idle or gained a sleeper, so a test store waits for its clock without polling.
@@ -8,8 +9,8 @@ import Testing
 
     @Test func jobFinished_callsEveryObserver_withTheLockLetGo() {
         let storage = TestClockStorage()
-        let first = SharedLog<Bool>()
-        let second = SharedLog<Bool>()
+        let first = LockedList<Bool>()
+        let second = LockedList<Bool>()
         // Reading the clock inside an observer would dead-lock if the lock were still held.
         storage.onChange { first.append(storage.read(\.isIdle)) }
         storage.onChange { second.append(storage.read(\.isIdle)) }
@@ -22,7 +23,7 @@ import Testing
 
     @Test func activityEnded_callsTheObservers() {
         let storage = TestClockStorage()
-        let seen = SharedLog<Bool>()
+        let seen = LockedList<Bool>()
         storage.onChange { seen.append(storage.read(\.isIdle)) }
         storage.update { $0.activityBegan() }
         #expect(seen.all.isEmpty)
@@ -32,8 +33,8 @@ import Testing
 
     @Test func anObserverAddedLater_isCalledForLaterChangesOnly() {
         let storage = TestClockStorage()
-        let early = SharedLog<String>()
-        let late = SharedLog<String>()
+        let early = LockedList<String>()
+        let late = LockedList<String>()
         storage.onChange { early.append("job") }
         storage.jobEnqueued()
         storage.jobFinished()
@@ -47,7 +48,7 @@ import Testing
     // MARK: The clock, with tasks
 
     @Test(.enabled(if: clockExecutorIsAvailable, "the test clock needs task executors"))
-    func onChange_isCalledWhenAJobOfTheClocksExecutorFinishes() async {
+    func onChange_isCalledWhenAJobOfTheClocksExecutorFinishes() async throws {
         let clock = TestClock(reporter: TestFailureRecorder().reporter)
         let (idleness, observed) = AsyncStream.makeStream(of: Bool.self)
         clock.onChange { observed.yield(clock.isIdle) }
@@ -59,18 +60,12 @@ import Testing
             }
             return false
         }
-        guard case .finished(.success(true)) = await outcome(of: sawIdle) else {
-            Issue.record("no observer call found the clock idle within the bounded wait")
-            return
-        }
-        guard case .finished(.success(42)) = await outcome(of: job) else {
-            Issue.record("the task on the clock did not return 42 within the bounded wait")
-            return
-        }
+        #expect(try await finished(sawIdle, "an observer call that finds the clock idle") == true)
+        #expect(try await finished(job, "the task on the clock") == 42)
         observed.finish()
     }
 
-    @Test func sleep_callsTheObserversWhenItRegisters() async {
+    @Test func sleep_callsTheObserversWhenItRegisters() async throws {
         let clock = TestClock(reporter: TestFailureRecorder().reporter)
         let (sleeps, observed) = AsyncStream.makeStream(of: Int.self)
         clock.onChange { observed.yield(clock.pendingSleepCount) }
@@ -81,12 +76,8 @@ import Testing
             }
             return false
         }
-        guard case .finished(.success(true)) = await outcome(of: sawSleeper) else {
-            Issue.record("no observer call saw the sleeper within the bounded wait")
-            sleeper.cancel()
-            return
-        }
-        sleeper.cancel()
+        defer { sleeper.cancel() }
+        #expect(try await finished(sawSleeper, "an observer call that sees the sleeper") == true)
         observed.finish()
     }
 }

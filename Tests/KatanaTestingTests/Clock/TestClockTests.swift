@@ -1,25 +1,9 @@
-import Testing
 @testable import KatanaTesting
+import KatanaTestSupport
+import Testing
 
 private func at(_ offset: Duration) -> TestClock.Instant {
     TestClock.Instant(offset: offset)
-}
-
-/// Fails the test unless `task` ends, without error, within the bounded wait.
-@discardableResult
-private func expectFinishes<Success: Sendable, Failure: Error>(
-    _ task: Task<Success, Failure>,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async -> Success? {
-    switch await outcome(of: task) {
-    case .finished(.success(let value)):
-        return value
-    case .finished(.failure(let error)):
-        Issue.record("the task threw \(error)", sourceLocation: sourceLocation)
-    case .timedOut:
-        Issue.record("the task did not end within the bounded wait", sourceLocation: sourceLocation)
-    }
-    return nil
 }
 
 @Suite(.enabled(if: clockExecutorIsAvailable, "the test clock needs task executors"))
@@ -34,9 +18,9 @@ struct TestClockTests {
 
     // MARK: Sleeping and advancing
 
-    @Test func sleep_wakesWhenAnAdvanceReachesItsDeadline_notBefore() async {
+    @Test func sleep_wakesWhenAnAdvanceReachesItsDeadline_notBefore() async throws {
         let clock = makeClock()
-        let woke = SharedLog<TestClock.Instant>()
+        let woke = LockedList<TestClock.Instant>()
         let task = startOnClock(clock) {
             try await clock.sleep(for: .seconds(1))
             woke.append(clock.now)
@@ -47,46 +31,35 @@ struct TestClockTests {
         await clock.advance(by: .milliseconds(1))
         #expect(woke.all == [at(.seconds(1))])
         #expect(clock.pendingSleepCount == 0)
-        await expectFinishes(task)
+        try await finished(task)
         #expect(recorder.failures.isEmpty)
     }
 
-    @Test func advance_wakesNestedSleepsWithinTheSameAdvance_atTheirOwnDeadlines() async {
-        // A retry with backoff: 1, 2 and 4 seconds, each sleep begun when the previous one woke.
+    @Test func advance_wakesNestedSleepsWithinTheSameAdvance_atTheirOwnDeadlines() async throws {
         let clock = makeClock()
-        let attempts = SharedLog<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let attempts = LockedList<TestClock.Instant>()
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(7))
         #expect(attempts.all == [at(.seconds(1)), at(.seconds(3)), at(.seconds(7))])
         #expect(clock.now == at(.seconds(7)))
         #expect(clock.sleepers.isEmpty)
-        await expectFinishes(task)
+        try await finished(task)
         #expect(recorder.failures.isEmpty)
     }
 
-    @Test func advance_shorterThanTheNextBackoff_leavesTheRetryWaitingForIt() async {
+    @Test func advance_shorterThanTheNextBackoff_leavesTheRetryWaitingForIt() async throws {
         let clock = makeClock()
-        let attempts = SharedLog<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let attempts = LockedList<TestClock.Instant>()
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(2))
         #expect(attempts.all == [at(.seconds(1))])
         #expect(clock.sleepers == [TestClock.Sleeper(deadline: at(.seconds(3)), isOnClockExecutor: true)])
         await clock.advance(by: .seconds(5))
         #expect(attempts.all == [at(.seconds(1)), at(.seconds(3)), at(.seconds(7))])
-        await expectFinishes(task)
+        try await finished(task)
     }
 
-    @Test func debounce_emitsOnlyTheLastValue_onceItHasBeenQuietForTheInterval() async {
+    @Test func debounce_emitsOnlyTheLastValue_onceItHasBeenQuietForTheInterval() async throws {
         let clock = makeClock()
         let debouncer = Debouncer(clock: clock, interval: .milliseconds(300))
         debouncer.send("a")
@@ -101,7 +74,7 @@ struct TestClockTests {
         #expect(recorder.failures.isEmpty)
     }
 
-    @Test func advance_withNoSleepers_movesNowExactly() async {
+    @Test func advance_withNoSleepers_movesNowExactly() async throws {
         let clock = makeClock()
         #expect(clock.now == at(.zero))
         await clock.advance(by: .milliseconds(1_500))
@@ -122,9 +95,9 @@ struct TestClockTests {
         #expect(clock.pendingSleepCount == 0)
     }
 
-    @Test func advance_wakesManyConcurrentSleepersInDeadlineOrder_eachAtItsDeadline() async {
+    @Test func advance_wakesManyConcurrentSleepersInDeadlineOrder_eachAtItsDeadline() async throws {
         let clock = makeClock()
-        let woke = SharedLog<(deadline: Int, now: TestClock.Instant)>()
+        let woke = LockedList<(deadline: Int, now: TestClock.Instant)>()
         // Deadlines in a scrambled but fixed order, each twice so equal deadlines occur.
         let deadlines = (0..<200).map { ($0 * 37) % 100 + 1 }
         var tasks: [Task<Void, any Error>] = []
@@ -140,23 +113,23 @@ struct TestClockTests {
         #expect(woke.all.map(\.deadline) == deadlines.sorted())
         #expect(woke.all.allSatisfy { $0.now == at(.milliseconds($0.deadline)) })
         for task in tasks {
-            await expectFinishes(task)
+            try await finished(task)
         }
     }
 
-    @Test func startTask_thenAdvanceAtOnce_neverMissesTheTasksFirstSleep() async {
+    @Test func startTask_thenAdvanceAtOnce_neverMissesTheTasksFirstSleep() async throws {
         for _ in 0..<100 {
             let clock = makeClock()
             let task = startOnClock(clock) { try await clock.sleep(for: .seconds(1)) }
             await clock.advance(by: .seconds(1))
             #expect(clock.pendingSleepCount == 0)
-            await expectFinishes(task)
+            try await finished(task)
         }
     }
 
-    @Test func tasksCreatedByATaskOnTheClockExecutor_runOnItToo() async {
+    @Test func tasksCreatedByATaskOnTheClockExecutor_runOnItToo() async throws {
         let clock = makeClock()
-        let woke = SharedLog<String>()
+        let woke = LockedList<String>()
         let task = startOnClock(clock) {
             async let child: Void = {
                 try await clock.sleep(for: .seconds(1))
@@ -170,27 +143,27 @@ struct TestClockTests {
         #expect(clock.sleepers.map(\.isOnClockExecutor) == [true, true])
         await clock.advance(by: .seconds(2))
         #expect(woke.all == ["child", "parent"])
-        await expectFinishes(task)
+        try await finished(task)
     }
 
-    @Test func unstructuredTasksCreatedOnTheClockExecutor_doNotInheritIt() async {
+    @Test func unstructuredTasksCreatedOnTheClockExecutor_doNotInheritIt() async throws {
         // Swift passes an executor preference to child tasks only: a `Task {}` made inside runs
         // on the global executor, and an advance does not wait for it to suspend again.
         let clock = makeClock()
-        let inner = SharedLog<Task<Void, any Error>>()
+        let inner = LockedList<Task<Void, any Error>>()
         let outer = startOnClock(clock) {
             inner.append(Task { try await clock.sleep(for: .seconds(1)) })
         }
-        await expectFinishes(outer)
-        #expect(await eventually { clock.pendingSleepCount == 1 })
+        try await finished(outer)
+        try await clock.waitUntil("the inner task's sleep") { clock.pendingSleepCount == 1 }
         #expect(clock.sleepers.map(\.isOnClockExecutor) == [false])
         await clock.advance(by: .seconds(1))
         for task in inner.all {
-            await expectFinishes(task)
+            try await finished(task)
         }
     }
 
-    @Test func sleepingThroughAnyClock_isWokenByTheTestClock() async {
+    @Test func sleepingThroughAnyClock_isWokenByTheTestClock() async throws {
         let clock = makeClock()
         let anyClock: any Clock<Duration> = clock
         let task = startOnClock(clock) {
@@ -200,43 +173,35 @@ struct TestClockTests {
         #expect(clock.pendingSleepCount == 1)
         await clock.advance(by: .seconds(1))
         #expect(clock.pendingSleepCount == 0)
-        await expectFinishes(task)
+        try await finished(task)
     }
 
     // MARK: Cancellation
 
-    @Test func sleep_cancelledWhileWaiting_throwsCancellationErrorPromptly() async {
+    @Test func sleep_cancelledWhileWaiting_throwsCancellationErrorPromptly() async throws {
         let clock = makeClock()
         let task = startOnClock(clock) { try await clock.sleep(for: .seconds(10)) }
         await clock.advance(by: .zero)
         #expect(clock.pendingSleepCount == 1)
         task.cancel()
-        guard case .finished(.failure(let error)) = await outcome(of: task) else {
-            Issue.record("the cancelled sleep did not throw within the bounded wait")
-            return
-        }
-        #expect(error is CancellationError)
+        await #expect(throws: CancellationError.self) { try await finished(task, "the cancelled sleep to throw") }
         #expect(clock.pendingSleepCount == 0)
         #expect(clock.now == at(.zero))
     }
 
-    @Test func sleep_inAnAlreadyCancelledTask_throwsAtOnceAndRegistersNothing() async {
+    @Test func sleep_inAnAlreadyCancelledTask_throwsAtOnceAndRegistersNothing() async throws {
         let clock = makeClock()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await clock.sleep(for: .seconds(1))
         }
-        guard case .finished(.failure(let error)) = await outcome(of: task) else {
-            Issue.record("the sleep of a cancelled task did not throw")
-            return
-        }
-        #expect(error is CancellationError)
+        await #expect(throws: CancellationError.self) { try await finished(task, "the sleep of a cancelled task to throw") }
         #expect(clock.pendingSleepCount == 0)
     }
 
-    @Test func sleep_cancelledAfterItWasWoken_returnsNormally() async {
+    @Test func sleep_cancelledAfterItWasWoken_returnsNormally() async throws {
         let clock = makeClock()
-        let reached = SharedLog<String>()
+        let reached = LockedList<String>()
         let task = startOnClock(clock) {
             try await clock.sleep(for: .seconds(1))
             withUnsafeCurrentTask { $0?.cancel() }
@@ -244,28 +209,28 @@ struct TestClockTests {
         }
         await clock.advance(by: .seconds(1))
         #expect(reached.all == ["after the sleep"])
-        await expectFinishes(task)
+        try await finished(task)
     }
 
     // MARK: Work outside the clock's executor
 
-    @Test func sleeperOutsideTheClockExecutor_isWokenAtItsDeadline() async {
+    @Test func sleeperOutsideTheClockExecutor_isWokenAtItsDeadline() async throws {
         let clock = makeClock()
         let task = Task { () -> TestClock.Instant in
             try await clock.sleep(for: .seconds(3))
             return clock.now
         }
-        #expect(await eventually { clock.pendingSleepCount == 1 })
+        try await clock.waitUntil("the sleep outside the clock's executor") { clock.pendingSleepCount == 1 }
         #expect(clock.sleepers == [TestClock.Sleeper(deadline: at(.seconds(3)), isOnClockExecutor: false)])
         await clock.advance(by: .seconds(3))
-        #expect(await expectFinishes(task) == at(.seconds(3)))
+        #expect(try await finished(task) == at(.seconds(3)))
     }
 
-    @Test func advance_waitsForAnOpenActivity_andGoesOnWhenItEnds() async {
+    @Test func advance_waitsForAnOpenActivity_andGoesOnWhenItEnds() async throws {
         let clock = makeClock()
         let activity = clock.beginActivity()
         #expect(!clock.isIdle)
-        let advanced = SharedLog<String>()
+        let advanced = LockedList<String>()
         let advance = Task {
             await clock.advance(by: .seconds(1))
             advanced.append("done")
@@ -276,24 +241,24 @@ struct TestClockTests {
         #expect(clock.now == at(.zero))
         activity.end()
         activity.end()
-        await expectFinishes(advance)
+        try await finished(advance)
         #expect(advanced.all == ["done"])
         #expect(clock.now == at(.seconds(1)))
         #expect(clock.isIdle)
     }
 
-    @Test func concurrentAdvances_runOneAfterTheOther() async {
+    @Test func concurrentAdvances_runOneAfterTheOther() async throws {
         let clock = makeClock()
         let first = Task { await clock.advance(by: .seconds(1)) }
         let second = Task { await clock.advance(by: .seconds(1)) }
-        await expectFinishes(first)
-        await expectFinishes(second)
+        try await finished(first)
+        try await finished(second)
         #expect(clock.now == at(.seconds(2)))
     }
 
     // MARK: Misuse, reported as failures
 
-    @Test func advance_byANegativeDuration_reportsAFailureAndChangesNothing() async {
+    @Test func advance_byANegativeDuration_reportsAFailureAndChangesNothing() async throws {
         let clock = makeClock()
         await clock.advance(by: .seconds(2))
         let line: UInt = #line + 1
@@ -307,7 +272,7 @@ struct TestClockTests {
         #expect(recorder.failures.first?.severity == .failure)
     }
 
-    @Test func advance_toAnEarlierInstant_reportsAFailureAndChangesNothing() async {
+    @Test func advance_toAnEarlierInstant_reportsAFailureAndChangesNothing() async throws {
         let clock = makeClock()
         await clock.advance(by: .seconds(2))
         await clock.advance(to: at(.seconds(1)))
@@ -317,17 +282,17 @@ struct TestClockTests {
         ])
     }
 
-    @Test func advance_fromATaskOnTheClockExecutor_reportsThatItWouldWaitForItself() async {
+    @Test func advance_fromATaskOnTheClockExecutor_reportsThatItWouldWaitForItself() async throws {
         let clock = makeClock()
         let task = startOnClock(clock) { await clock.advance(by: .seconds(1)) }
-        await expectFinishes(task)
+        try await finished(task)
         #expect(clock.now == at(.zero))
         #expect(recorder.messages == [
             "TestClock.advance was called from a task on the clock's own executor; it waits for that executor's tasks to suspend, so it would wait for itself. Advance the clock from the test instead",
         ])
     }
 
-    @Test func advance_whenTheClockNeverBecomesIdle_reportsATimeoutAndStops() async {
+    @Test func advance_whenTheClockNeverBecomesIdle_reportsATimeoutAndStops() async throws {
         let clock = makeClock(idleTimeout: .milliseconds(50))
         let activity = clock.beginActivity()
         await clock.advance(by: .seconds(1))
@@ -339,33 +304,5 @@ struct TestClockTests {
         // The clock works again once the activity has ended.
         await clock.advance(by: .seconds(1))
         #expect(clock.now == at(.seconds(1)))
-    }
-}
-
-/// Emits the last value sent once no other value came for `interval`: each value cancels the
-/// wait of the one before.
-private final class Debouncer: Sendable {
-    let clock: TestClock
-    let interval: Duration
-    let emitted = SharedLog<String>()
-    private let pending = LockedValue<Task<Void, any Error>?>(nil)
-
-    init(clock: TestClock, interval: Duration) {
-        self.clock = clock
-        self.interval = interval
-    }
-
-    func send(_ value: String) {
-        let clock = clock
-        let interval = interval
-        let emitted = emitted
-        let next = startOnClock(clock) {
-            try await clock.sleep(for: interval)
-            emitted.append("\(value)@\(clock.now)")
-        }
-        pending.withLock { pending in
-            pending?.cancel()
-            pending = next
-        }
     }
 }

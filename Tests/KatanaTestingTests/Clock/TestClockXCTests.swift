@@ -1,5 +1,6 @@
+import KatanaTesting
+import KatanaTestSupport
 import XCTest
-@testable import KatanaTesting
 
 /// The test clock driven from an XCTest case.
 final class TestClockXCTests: XCTestCase {
@@ -7,18 +8,11 @@ final class TestClockXCTests: XCTestCase {
         try XCTSkipUnless(clockExecutorIsAvailable, "the test clock needs task executors")
         let recorder = TestFailureRecorder()
         let clock = TestClock(reporter: recorder.reporter)
-        let attempts = SharedLog<TestClock.Instant>()
-        let task = startOnClock(clock) {
-            for delay in [1, 2, 4] {
-                try await clock.sleep(for: .seconds(delay))
-                attempts.append(clock.now)
-            }
-        }
+        let attempts = LockedList<TestClock.Instant>()
+        let task = startRetryWithBackoff(on: clock, notingAttemptsIn: attempts)
         await clock.advance(by: .seconds(7))
         XCTAssertEqual(attempts.all.map(\.offset), [.seconds(1), .seconds(3), .seconds(7)])
-        guard case .finished(.success) = await outcome(of: task) else {
-            return XCTFail("the retry task did not end within the bounded wait")
-        }
+        try await finished(task, "the retry task to end")
         XCTAssertEqual(recorder.failures, [])
     }
 
@@ -29,10 +23,12 @@ final class TestClockXCTests: XCTestCase {
         await clock.advance(by: .zero)
         XCTAssertEqual(clock.pendingSleepCount, 1)
         task.cancel()
-        guard case .finished(.failure(let error)) = await outcome(of: task) else {
-            return XCTFail("the cancelled sleep did not throw within the bounded wait")
+        do {
+            try await finished(task, "the cancelled sleep to throw")
+            XCTFail("the cancelled sleep returned")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
         }
-        XCTAssertTrue(error is CancellationError)
     }
 
     func test_advance_byANegativeDuration_failsTheTestThroughXCTest() async {

@@ -1,33 +1,13 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import Testing
 
 /// docs/Testing.md, compiled and run as written, with the types of docs/StoreAndThreading.md's
-/// "Using the store".
+/// "Using the store" (KatanaTestSupport's `UsingTheStore`, which KatanaTests runs the article with).
 enum ReadmeTesting {
-    struct CounterState: State {
-        var counter = 0
-    }
-
-    struct Increment: StateUpdater {
-        var amount = 1
-        func updateState(_ state: inout CounterState) {
-            state.counter += amount
-        }
-    }
-
-    final class AppDependencies: SideEffectDependencyContainer {
-        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
-        func fetchAmount() async throws -> Int { 41 }
-    }
-
-    struct LoadAmount: AsyncSideEffect {
-        func sideEffect(_ context: SideEffectContext<CounterState, AppDependencies>) async throws -> Int {
-            let amount = try await context.dependencies.fetchAmount()
-            try await context.dispatch(Increment(amount: amount)).value
-            return context.getState().counter
-        }
-    }
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
 
     final class TimedDependencies: SideEffectDependencyContainer, @unchecked Sendable {
         // @unchecked: `clock` is set once, by the test's prepareDependencies, before the store starts.
@@ -44,10 +24,10 @@ enum ReadmeTesting {
 }
 
 @Suite struct ReadmeTestingTests {
-    typealias CounterState = ReadmeTesting.CounterState
-    typealias Increment = ReadmeTesting.Increment
-    typealias AppDependencies = ReadmeTesting.AppDependencies
-    typealias LoadAmount = ReadmeTesting.LoadAmount
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
+    typealias AppDependencies = UsingTheStore.AppDependencies
+    typealias LoadAmount = UsingTheStore.LoadAmount
     typealias TimedDependencies = ReadmeTesting.TimedDependencies
     typealias IncrementLater = ReadmeTesting.IncrementLater
 
@@ -80,7 +60,7 @@ enum ReadmeTesting {
         await store.send(Increment(amount: 2)) { $0.counter = 3 }
         await store.finish()
         // docs/Testing.md shows the message as it reads in a test module called MyAppTests.
-        let shown = recorder.messages.map { $0.replacingOccurrences(of: "KatanaTestingTests.ReadmeTesting.", with: "MyAppTests.") }
+        let shown = recorder.messages.map { $0.replacingOccurrences(of: "KatanaTestSupport.UsingTheStore.", with: "MyAppTests.") }
         #expect(shown == [
             """
             State after sending MyAppTests.Increment differs from the expectation (− expected, + actual):

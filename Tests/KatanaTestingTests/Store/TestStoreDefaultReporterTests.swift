@@ -5,15 +5,6 @@ import Testing
 /// A test store made without a reporter reports to Swift Testing, as issues at the line of the
 /// failing step; `withKnownIssue` catches them here, and fails the test if they do not come.
 @Suite struct TestStoreDefaultReporterTests {
-    private static let diff = """
-        State after sending KatanaTestingTests.Add differs from the expectation (− expected, + actual):
-          Counting(
-        −   counter: 3,
-        +   counter: 2,
-            log: []
-          )
-        """
-
     @Test func send_withTheDefaultReporter_recordsAnIssueWithTheDiff_atTheSendsLine() async {
         let sendLine = #line + 3
         await withKnownIssue {
@@ -21,7 +12,7 @@ import Testing
             await store.send(Add(amount: 2)) { $0.counter = 3 }
             await store.finish()
         } matching: { issue in
-            issue.comments.map(\.rawValue) == [Self.diff]
+            issue.comments.map(\.rawValue) == [addOfTwoExpectedThreeDiff]
                 && issue.sourceLocation?.line == sendLine
                 && issue.sourceLocation?.fileID == #fileID
         }
@@ -35,7 +26,7 @@ import Testing
             await store.finish()
         } matching: { issue in
             issue.comments.map(\.rawValue) == [
-                "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+                leftBehind + oneUnassertedAdd,
             ] && issue.sourceLocation?.line == finishLine
         }
     }

@@ -5,13 +5,12 @@ import Testing
 /// Dependencies swapped per test with `prepareDependencies`, before the store starts.
 @Suite struct TestStoreDependenciesTests {
     @Test func prepareDependencies_swapsWhatSideEffectsUse() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, amount: 7)
-        #expect(store.dependencies.amount == 7)
-        #expect(store.dependencies.clock is TestClock)
-        await store.send(LoadAmount(delay: .zero)) { $0.counter = 7 }
-        await store.receive(Add.self) { $0.counter = 7 }
-        await store.finish()
+        let (_, recorder) = await finishedTestStore(amount: 7) { store in
+            #expect(store.dependencies.amount == 7)
+            #expect(store.dependencies.clock is TestClock)
+            await store.send(LoadAmount(delay: .zero)) { $0.counter = 7 }
+            await store.receive(Add.self) { $0.counter = 7 }
+        }
         #expect(recorder.failures == [])
     }
 
@@ -26,25 +25,5 @@ import Testing
         await first.finish()
         await second.finish()
         #expect(recorder.failures == [])
-    }
-
-    @Test func anOnStartRulesSideEffect_alreadySeesThePreparedDependencies() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.addingTheDependencyAmountAtStart()], amount: 9)
-        await store.receive(AddTheDependencyAmount.self) { $0.counter = 9 }
-        await store.receive(Add.self) { $0.counter = 9 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func whatTheStartDispatched_mustBeReceivedBeforeTheFirstSend() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.addingTheDependencyAmountAtStart()], amount: 9)
-        await store.send(Add(amount: 1)) { $0.counter = 10 }
-        await store.skipReceivedItems()
-        await store.finish()
-        #expect(recorder.messages == [
-            "Before sending KatanaTestingTests.Add, receive must assert 2 received items: KatanaTestingTests.AddTheDependencyAmount (#0), KatanaTestingTests.Add (#1)",
-        ])
     }
 }

@@ -5,94 +5,14 @@ import Testing
 /// Exhaustive and non-exhaustive checking: which fields a state assertion compares, and what
 /// happens to received items the test does not assert.
 @Suite struct TestStoreExhaustivityTests {
-    // MARK: State checks
-
-    @Test func exhaustive_comparesTheWholeState_soAFieldTheClosureDoesNotSetFails() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddAndNote(amount: 1)) { $0.counter = 1 }
-        await store.finish()
-        #expect(recorder.messages == [
-            """
-            State after sending KatanaTestingTests.AddAndNote differs from the expectation (− expected, + actual):
-              Counting(
-                counter: 1,
-            −   log: []
-            +   log: [
-            +     "added 1"
-            +   ]
-              )
-            """,
-        ])
-    }
-
-    @Test func exhaustive_withEveryChangedField_passes() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddAndNote(amount: 1)) {
-            $0.counter = 1
-            $0.log = ["added 1"]
-        }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func nonExhaustive_comparesOnlyTheFieldsTheClosureSets() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(AddAndNote(amount: 1)) { $0.counter = 1 }
-        await store.send(AddAndNote(amount: 2)) { $0.log = ["added 1", "added 2"] }
-        await store.send(AddAndNote(amount: 3))
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func nonExhaustive_aFieldTheClosureSetsWrongly_stillFails() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(AddAndNote(amount: 1)) { $0.counter = 5 }
-        await store.finish()
-        #expect(recorder.messages == [
-            """
-            State after sending KatanaTestingTests.AddAndNote differs from the expectation (− expected, + actual):
-              Counting(
-            −   counter: 5,
-            +   counter: 1,
-                log: [
-                  "added 1"
-                ]
-              )
-            """,
-        ])
-    }
-
-    @Test func nonExhaustive_receive_comparesOnlyTheFieldsTheClosureSets() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(NoteThenAdd(text: "a", amount: 2))
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
     // MARK: Received items before a send
 
-    @Test func nonExhaustive_sendSkipsUnassertedReceivedItems_silently() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(AddNow(amount: 1)) { $0.counter = 1 }
-        await store.send(Note(text: "n")) { $0.log = ["n"] }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
     @Test func nonExhaustiveShowingSkipped_sendNotesUnassertedReceivedItems() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        let line: UInt = #line + 1
-        await store.send(Note(text: "n")) { $0.log = ["a", "n"] }
-        await store.finish()
+        let line: UInt = #line + 3
+        let (_, recorder) = await finishedTestStore(exhaustivity: .off(showSkipped: true)) { store in
+            await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
+            await store.send(Note(text: "n")) { $0.log = ["a", "n"] }
+        }
         #expect(recorder.failures.map(\.severity) == [.note, .note])
         #expect(recorder.failures.map(\.location.line) == [line, line])
         #expect(recorder.messages == [
@@ -104,15 +24,14 @@ import Testing
     // MARK: Changing it during a test
 
     @Test func exhaustivity_canBeTurnedOffDuringATest() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 1)) { $0.counter = 1 }
-        await store.receive(Add.self) { $0.counter = 1 }
-        store.exhaustivity = .off
-        #expect(store.exhaustivity == .off(showSkipped: false))
-        await store.send(AddNow(amount: 1)) { $0.counter = 2 }
-        await store.send(AddAndNote(amount: 1)) { $0.counter = 3 }
-        await store.finish()
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(AddNow(amount: 1)) { $0.counter = 1 }
+            await store.receive(Add.self) { $0.counter = 1 }
+            store.exhaustivity = .off
+            #expect(store.exhaustivity == .off(showSkipped: false))
+            await store.send(AddNow(amount: 1)) { $0.counter = 2 }
+            await store.send(AddAndNote(amount: 1)) { $0.counter = 3 }
+        }
         #expect(recorder.failures == [])
     }
 

@@ -1,19 +1,17 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import Testing
 
 /// `finish()`, `withTestStore` and releasing the store: each kind of work a test can leave
 /// behind, reported with its exact text, and nothing when the test is clean.
 @Suite struct TestStoreFinishTests {
-    private static let header = "The test ended with work left behind:\n"
-
     // MARK: Clean
 
     @Test func finish_afterACleanTest_reportsNothing_andShutsTheStoreDown() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 1)) { $0.counter = 1 }
-        await store.finish()
+        let (store, recorder) = await finishedTestStore { store in
+            await store.send(Add(amount: 1)) { $0.counter = 1 }
+        }
         #expect(recorder.failures == [])
         #expect(store.store.isShuttingDown)
     }
@@ -27,57 +25,11 @@ import Testing
         let line: UInt = #line + 1
         await store.finish()
         #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
-            "\(line): " + Self.header + "• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
-        ])
-    }
-
-    @Test func finish_withTwoUnassertedReceivedItems_saysItemsInThePlural_inOrder() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) {
-            $0.counter = 2
-            $0.log = ["a"]
-        }
-        await store.finish()
-        #expect(recorder.messages == [
-            Self.header + "• 2 received items not asserted with receive:\n    KatanaTestingTests.Note (#1)\n    KatanaTestingTests.Add (#2)",
-        ])
-    }
-
-    @Test func finish_whenNotExhaustive_saysNothingAboutUnassertedItems() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func finish_whenShowingSkipped_notesUnassertedItems_withoutFailing() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.failures.map(\.severity) == [.note, .note])
-        #expect(recorder.messages == [
-            "Skipped the received KatanaTestingTests.Note (#1): no receive asserted it.",
-            "Skipped the received KatanaTestingTests.Add (#2): no receive asserted it.",
+            "\(line): " + leftBehind + oneUnassertedAdd,
         ])
     }
 
     // MARK: Side effects still running
-
-    @Test func finish_withAReceivedSideEffectAwaitingSomethingOutside_reportsItStillRunning() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let gate = Gate()
-        await store.send(LaunchGateWait(gate: gate))
-        await store.receive(AwaitGate.self)
-        await store.finish()
-        gate.open()
-        #expect(recorder.messages == [
-            Self.header + "• 1 side effect still running:\n    KatanaTestingTests.AwaitGate (#1)",
-        ])
-    }
 
     @Test func finish_withTwoSideEffectsStillRunning_listsBothInOrder() async {
         let recorder = TestFailureRecorder()
@@ -93,36 +45,22 @@ import Testing
         await store.finish()
         gate.open()
         #expect(recorder.messages == [
-            Self.header + "• 2 side effects still running:\n    KatanaTestingTests.AwaitGate (#1)\n    KatanaTestingTests.AwaitGate (#3)",
+            leftBehind + "• 2 side effects still running:\n    KatanaTestingTests.AwaitGate (#1)\n    KatanaTestingTests.AwaitGate (#3)",
         ])
     }
 
     // MARK: Sleeps on the test clock
 
-    @Test func finish_withASleepOnTheTestClock_reportsTheSleep() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let clock = store.clock
-        // A sleeper that is not a side effect of the store, so it is the only leftover.
-        let sleeper = startOnClock(clock) { try await clock.sleep(for: .seconds(3)) }
-        #expect(await eventually { clock.sleepers.count == 1 })
-        await store.finish()
-        sleeper.cancel()
-        #expect(recorder.messages == [
-            Self.header + "• 1 sleep still waiting on the test clock (now +0.0 seconds): until +3.0 seconds; advance the clock, or cancel the side effects",
-        ])
-    }
 
     @Test func finish_withASentSideEffectSleeping_reportsTheSideEffect_theSleepAndThePromise() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let line: UInt = #line + 1
-        await store.send(LoadAmount())
-        await store.send(LoadAmount(delay: .seconds(2)))
-        await store.advance(by: .milliseconds(500))
-        await store.finish()
+        let line: UInt = #line + 2
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(LoadAmount())
+            await store.send(LoadAmount(delay: .seconds(2)))
+            await store.advance(by: .milliseconds(500))
+        }
         #expect(recorder.messages == [
-            Self.header
+            leftBehind
                 + "• 2 side effects still running:\n    KatanaTestingTests.LoadAmount (#0)\n    KatanaTestingTests.LoadAmount (#1)\n"
                 + "• 2 sleeps still waiting on the test clock (now +0.5 seconds): until +1.0 seconds, +2.0 seconds; advance the clock, or cancel the side effects\n"
                 + "• 2 promises of sent items not settled:\n"
@@ -146,7 +84,7 @@ import Testing
         await store.finish()
         gate.open()
         #expect(recorder.messages == [
-            Self.header
+            leftBehind
                 + "• 1 side effect still running:\n    KatanaTestingTests.AwaitGate (#0)\n"
                 + "• 1 promise of a sent item not settled:\n    KatanaTestingTests.AwaitGate, sent at \(#fileID):\(line)",
         ])
@@ -166,38 +104,10 @@ import Testing
 
     // MARK: Listeners
 
-    @Test func finish_afterAListenerThrew_reportsEachCall() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        store.addListener { _, new in
-            if new.counter > 1 {
-                throw Refused(reason: "counter \(new.counter)")
-            }
-        }
-        await store.send(Add(amount: 1)) { $0.counter = 1 }
-        await store.send(Add(amount: 1)) { $0.counter = 2 }
-        await store.send(Add(amount: 1)) { $0.counter = 3 }
-        await store.finish()
-        #expect(recorder.messages == [
-            Self.header + "• 2 listener calls threw:\n    refused: counter 2\n    refused: counter 3",
-        ])
-    }
-
-    @Test func finish_afterOneListenerCallThrew_saysCallInTheSingular() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        store.addListener { _, _ in throw Refused(reason: "always") }
-        await store.send(Add(amount: 1)) { $0.counter = 1 }
-        await store.finish()
-        #expect(recorder.messages == [
-            Self.header + "• 1 listener call threw:\n    refused: always",
-        ])
-    }
-
     @Test func addListener_theListenerIsCalled_andUnsubscribingStopsIt() async {
         let recorder = TestFailureRecorder()
         let store = makeTestStore(recorder: recorder)
-        let seen = SharedLog<Int>()
+        let seen = LockedList<Int>()
         let unsubscribe = store.addListener { _, new in seen.append(new.counter) }
         await store.send(Add(amount: 1)) { $0.counter = 1 }
         unsubscribe()
@@ -230,7 +140,7 @@ import Testing
         }
         #expect(result == 1)
         #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
-            "\(line): " + Self.header + "• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+            "\(line): " + leftBehind + oneUnassertedAdd,
         ])
     }
 
@@ -244,7 +154,7 @@ import Testing
             }
         }
         #expect(recorder.messages == [
-            Self.header + "• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+            leftBehind + oneUnassertedAdd,
         ])
         #expect(store.store.isShuttingDown)
     }
@@ -280,7 +190,7 @@ import Testing
             await store.send(AddNow(amount: 1)) { $0.counter = 1 }
         }
         #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
-            "\(line): The test store was released without finish(), and the test left work behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+            "\(line): The test store was released without finish(), and the test left work behind:\n" + oneUnassertedAdd,
         ])
     }
 
@@ -300,7 +210,7 @@ import Testing
             await store.finish()
         }
         #expect(recorder.messages == [
-            Self.header + "• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+            leftBehind + oneUnassertedAdd,
         ])
     }
 }

@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 
 /// The state most test-store tests use.
 struct Counting: State, Equatable {
@@ -36,7 +37,7 @@ final class CountingDependencies: SideEffectDependencyContainer, @unchecked Send
 struct AddNow: SideEffect {
     let amount: Int
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Add(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Add(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -78,5 +79,13 @@ func makeTestStore(
     ) { dependencies in
         dependencies.clock = clock
         dependencies.amount = amount
+    }
+}
+
+extension TestStore where S == Counting, D == CountingDependencies {
+    /// Receives the note of attempt `number` of ``RetryWithBackoff``: the log then holds every
+    /// attempt so far.
+    func receiveAttempt(_ number: Int, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line) async {
+        await receive(Note.self, assert: { $0.log = (1...number).map { "attempt \($0)" } }, fileID: fileID, filePath: filePath, line: line)
     }
 }

@@ -1,5 +1,6 @@
 import Katana
 import KatanaTesting
+import KatanaTestSupport
 import Testing
 
 /// `receive`: by type and by predicate, its state check, waiting with a timeout, the wrong next
@@ -11,26 +12,12 @@ import Testing
 
     // MARK: By type
 
-    @Test func receive_byType_passes_andChecksTheState() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) {
-            $0.counter = 2
-            $0.log = ["a"]
-        }
-        await store.receive(Note.self) { $0.log = ["a"] }
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.messages == [])
-    }
-
     @Test func receive_withTheWrongState_failsWithADiff_atTheCallersLine() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
-        let line: UInt = #line + 1
-        await store.receive(Add.self) { $0.counter = 3 }
-        await store.finish()
+        let line: UInt = #line + 3
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(AddNow(amount: 2)) { $0.counter = 2 }
+            await store.receive(Add.self) { $0.counter = 3 }
+        }
         #expect(recorder.messages == [
             """
             State after receiving KatanaTestingTests.Add differs from the expectation (− expected, + actual):
@@ -44,27 +31,7 @@ import Testing
         #expect(recorder.failures.map(\.location.line) == [line])
     }
 
-    @Test func receive_whenTheAssertionThrows_failsWithTheError() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
-        await store.receive(Add.self) { _ in throw Refused(reason: "while receiving") }
-        await store.finish()
-        #expect(recorder.messages == [
-            "The state assertion after receiving KatanaTestingTests.Add threw: refused: while receiving",
-        ])
-    }
-
     // MARK: By predicate
-
-    @Test func receive_byPredicate_passesWhenThePredicateAccepts() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
-        await store.receive("an Add of 2", where: Self.isAddOfTwo) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.messages == [])
-    }
 
     @Test func receive_byPredicate_thatRejectsTheNextItem_failsNamingTheDescription() async {
         let recorder = TestFailureRecorder()
@@ -82,56 +49,29 @@ import Testing
 
     // MARK: Waiting
 
-    @Test func receive_waitsForAnItemThatArrivesLater() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let gate = Gate()
-        await store.send(AwaitGate(gate: gate))
-        // Opened from outside the store and the clock while receive waits.
-        let opener = Task {
-            _ = await eventually { gate.waiterCount == 1 }
-            gate.open()
+    @Test func receive_waitsForAnItemThatArrivesLater() async throws {
+        let (_, recorder) = try await finishedTestStore { store in
+            let gate = Gate()
+            await store.send(AwaitGate(gate: gate))
+            // Opened from outside the store and the clock while receive waits.
+            let opener = Task {
+                try await gate.waitForWaiters(1)
+                gate.open()
+            }
+            await store.receive(Add.self) { $0.counter = 1 }
+            try await finished(opener, "the gate to open")
         }
-        await store.receive(Add.self) { $0.counter = 1 }
-        await opener.value
-        await store.finish()
         #expect(recorder.messages == [])
     }
 
     @Test func receive_withNothingToReceive_failsWhenItsTimeoutRunsOut() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 1)) { $0.counter = 1 }
-        let line: UInt = #line + 1
-        await store.receive(Note.self, timeout: .milliseconds(50))
-        await store.finish()
+        let line: UInt = #line + 3
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(Add(amount: 1)) { $0.counter = 1 }
+            await store.receive(Note.self, timeout: .milliseconds(50))
+        }
         #expect(recorder.failures.map { "\($0.location.line): \($0.message)" } == [
             "\(line): Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own (nothing is running now).",
-        ])
-    }
-
-    @Test func receive_withoutATimeout_waitsForTheStoresTimeout() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        store.timeout = .milliseconds(30)
-        await store.receive("anything", where: { _ in true })
-        await store.finish()
-        #expect(recorder.messages == [
-            "Expected to receive anything within 0.03 seconds, but the store handled nothing more on its own (nothing is running now).",
-        ])
-    }
-
-    @Test func receive_timingOutWhileASideEffectRuns_saysWhatIsRunning() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let gate = Gate()
-        await store.send(AwaitGate(gate: gate))
-        await store.receive(Add.self, timeout: .milliseconds(50))
-        gate.open()
-        await store.receive(Add.self) { $0.counter = 1 }
-        await store.finish()
-        #expect(recorder.messages == [
-            "Expected to receive KatanaTestingTests.Add within 0.05 seconds, but the store handled nothing more on its own (1 async side effect running or suspended).",
         ])
     }
 
@@ -148,26 +88,16 @@ import Testing
         ])
         await store.finish()
         #expect(recorder.messages == [
-            "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Add (#1)",
+            leftBehind + oneUnassertedAdd,
         ])
     }
 
-    @Test func receive_theWrongType_whenNotExhaustive_skipsOtherItems_silently() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
     @Test func receive_whenNotExhaustiveAndShowingSkipped_notesEachSkippedItem() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        let line: UInt = #line + 1
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
+        let line: UInt = #line + 3
+        let (_, recorder) = await finishedTestStore(exhaustivity: .off(showSkipped: true)) { store in
+            await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
+            await store.receive(Add.self) { $0.counter = 2 }
+        }
         #expect(recorder.failures.map(\.severity) == [.note])
         #expect(recorder.failures.map(\.location.line) == [line])
         #expect(recorder.messages == [
@@ -175,36 +105,22 @@ import Testing
         ])
     }
 
-    @Test func receive_whenNotExhaustive_andNoItemMatches_skipsAll_thenTimesOut() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
-        await store.send(AddNow(amount: 1)) { $0.counter = 1 }
-        await store.receive(Note.self, timeout: .milliseconds(20))
-        await store.finish()
-        #expect(recorder.failures.map(\.severity) == [.note, .failure])
-        #expect(recorder.messages == [
-            "Skipped the received KatanaTestingTests.Add (#1) while waiting to receive KatanaTestingTests.Note.",
-            "Expected to receive KatanaTestingTests.Note within 0.02 seconds, but the store handled nothing more on its own (nothing is running now).",
-        ])
-    }
-
     // MARK: skipReceivedItems
 
     @Test func skipReceivedItems_skipsEveryUnassertedItem_andReturnsTheCount() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) {
-            $0.counter = 2
-            $0.log = ["a"]
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(NoteThenAdd(text: "a", amount: 2)) {
+                $0.counter = 2
+                $0.log = ["a"]
+            }
+            let skipped = await store.skipReceivedItems()
+            #expect(skipped == 2)
+            #expect(await store.skipReceivedItems() == 0)
+            await store.send(Add(amount: 1)) {
+                $0.counter = 3
+                $0.log = ["a"]
+            }
         }
-        let skipped = await store.skipReceivedItems()
-        #expect(skipped == 2)
-        #expect(await store.skipReceivedItems() == 0)
-        await store.send(Add(amount: 1)) {
-            $0.counter = 3
-            $0.log = ["a"]
-        }
-        await store.finish()
         #expect(recorder.failures == [])
     }
 
@@ -228,15 +144,14 @@ import Testing
 
     @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
     func receive_waitsForAnItemASideEffectDispatchesAfterARealPause_andPasses() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let gate = Gate()
-        // Settles at once: the side effect waits for the gate, which only the test opens.
-        await store.send(AddAfterGateAndPause(gate: gate, pause: .milliseconds(100)))
-        gate.open()
-        // The Add comes 100 ms later; the recording's poke wakes the receive.
-        await store.receive(Add.self) { $0.counter = 1 }
-        await store.finish()
+        let (store, recorder) = await finishedTestStore { store in
+            let gate = Gate()
+            // Settles at once: the side effect waits for the gate, which only the test opens.
+            await store.send(AddAfterGateAndPause(gate: gate, pause: .milliseconds(100)))
+            gate.open()
+            // The Add comes 100 ms later; the recording's poke wakes the receive.
+            await store.receive(Add.self) { $0.counter = 1 }
+        }
         #expect(store.state.counter == 1)
         #expect(recorder.messages == [])
     }

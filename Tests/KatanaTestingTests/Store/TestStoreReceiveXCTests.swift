@@ -4,43 +4,11 @@ import XCTest
 
 /// `receive` and `skipReceivedItems` under XCTest, with the exact messages of each failure.
 final class TestStoreReceiveXCTests: XCTestCase {
-    func test_receive_byTypeAndByPredicate_pass() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) {
-            $0.counter = 2
-            $0.log = ["a"]
-        }
-        await store.receive(Note.self) { $0.log = ["a"] }
-        await store.receive("an Add of 2", where: { ($0 as? Add)?.amount == 2 }) { $0.counter = 2 }
-        await store.finish()
-        XCTAssertEqual(recorder.failures, [])
-    }
-
-    func test_receive_withTheWrongState_failsWithTheDiff() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 2)) { $0.counter = 2 }
-        await store.receive(Add.self) { $0.counter = 3 }
-        await store.finish()
-        XCTAssertEqual(recorder.messages, [
-            """
-            State after receiving KatanaTestingTests.Add differs from the expectation (− expected, + actual):
-              Counting(
-            −   counter: 3,
-            +   counter: 2,
-                log: []
-              )
-            """,
-        ])
-    }
-
     func test_receive_withNothingToReceive_failsWhenTheTimeoutRunsOut() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let line: UInt = #line + 1
-        await store.receive(Note.self, timeout: .milliseconds(50))
-        await store.finish()
+        let line: UInt = #line + 2
+        let (_, recorder) = await finishedTestStore { store in
+            await store.receive(Note.self, timeout: .milliseconds(50))
+        }
         XCTAssertEqual(recorder.messages, [
             "Expected to receive KatanaTestingTests.Note within 0.05 seconds, but the store handled nothing more on its own (nothing is running now).",
         ])
@@ -58,27 +26,6 @@ final class TestStoreReceiveXCTests: XCTestCase {
         await store.receive(Add.self) { $0.counter = 1 }
         await store.finish()
         XCTAssertEqual(recorder.failures, [])
-    }
-
-    func test_receive_whenNotExhaustive_skipsOtherTypes_silently() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off)
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
-        XCTAssertEqual(recorder.failures, [])
-    }
-
-    func test_receive_whenShowingSkipped_notesEachSkippedItem() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, exhaustivity: .off(showSkipped: true))
-        await store.send(NoteThenAdd(text: "a", amount: 2)) { $0.counter = 2 }
-        await store.receive(Add.self) { $0.counter = 2 }
-        await store.finish()
-        XCTAssertEqual(recorder.failures.map(\.severity), [.note])
-        XCTAssertEqual(recorder.messages, [
-            "Skipped the received KatanaTestingTests.Note (#1) while waiting to receive KatanaTestingTests.Add.",
-        ])
     }
 
     func test_skipReceivedItems_returnsTheCount_andNotesWhenShowingSkipped() async {

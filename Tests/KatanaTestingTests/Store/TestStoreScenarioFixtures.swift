@@ -1,6 +1,7 @@
 import Foundation
 import Katana
-@testable import KatanaTesting
+import KatanaTesting
+import KatanaTestSupport
 
 // Items, interceptors and helpers for the test-store suites, beyond the shared ones in
 // TestStoreFixtures.swift.
@@ -27,8 +28,8 @@ struct NoteThenAdd: SideEffect {
     var text = "first"
     var amount = 1
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Note(text: text)).wait(timeout: .seconds(10))
-        try context.dispatch(Add(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Note(text: text)).wait(timeout: defaultTestTimeout)
+        try context.dispatch(Add(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -42,12 +43,13 @@ struct ReadCounter: AsyncSideEffect {
 /// A synchronous side effect that dispatches the dependencies' amount (used at the start).
 struct AddTheDependencyAmount: SideEffect {
     func sideEffect(_ context: SideEffectContext<Counting, CountingDependencies>) throws {
-        try context.dispatch(Add(amount: context.dependencies.amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Add(amount: context.dependencies.amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
 /// Something a side effect awaits that is neither the store nor the test clock; only the test
-/// (or the task's cancellation) opens it.
+/// (or the task's cancellation) opens it. A test awaits a waiter's arrival with
+/// ``waitForWaiters(_:)``, woken by the arrival.
 final class Gate: Sendable {
     private struct Waiting {
         var isOpen = false
@@ -55,6 +57,8 @@ final class Gate: Sendable {
     }
 
     private let waiting = LockedValue(Waiting())
+    /// One element per waiter that arrived (appended after the gate's lock is let go).
+    private let arrivals = LockedList<Void>()
 
     /// Returns once the gate is open, or the task is cancelled.
     func wait() async {
@@ -68,6 +72,8 @@ final class Gate: Sendable {
                 }
                 if isOpen {
                     continuation.resume()
+                } else {
+                    arrivals.append(())
                 }
             }
         } onCancel: {
@@ -90,6 +96,11 @@ final class Gate: Sendable {
     /// How many waiters wait now.
     var waiterCount: Int {
         waiting.withLock { $0.waiters.count }
+    }
+
+    /// Suspends until `count` waiters wait at the gate.
+    func waitForWaiters(_ count: Int) async throws {
+        try await arrivals.waitUntil("\(count) waiter(s) at the gate") { [self] _ in waiterCount == count }
     }
 }
 

@@ -7,101 +7,27 @@ import Testing
 @Suite struct TestStoreSendTests {
     // MARK: Updaters
 
-    @Test func send_anUpdaterWithTheRightExpectation_passes() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.send(Note(text: "hi")) { $0.log = ["hi"] }
-        await store.finish()
-        #expect(recorder.messages == [])
-        #expect(store.state == Counting(counter: 2, log: ["hi"]))
-    }
-
     @Test func send_anUpdaterWithTheWrongExpectation_failsWithADiff_atTheCallersLine() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let line: UInt = #line + 1
-        await store.send(Add(amount: 2)) { $0.counter = 3 }
-        await store.finish()
-        #expect(recorder.messages == [
-            """
-            State after sending KatanaTestingTests.Add differs from the expectation (− expected, + actual):
-              Counting(
-            −   counter: 3,
-            +   counter: 2,
-                log: []
-              )
-            """,
-        ])
+        let line: UInt = #line + 2
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(Add(amount: 2)) { $0.counter = 3 }
+        }
+        #expect(recorder.messages == [addOfTwoExpectedThreeDiff])
         #expect(recorder.failures.map(\.location.line) == [line])
         #expect(recorder.failures.map(\.location.fileID.description) == [#fileID])
         #expect(recorder.failures.map(\.severity) == [.failure])
     }
 
-    @Test func send_withoutAnAssertion_failsWhenTheStateChanged() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 2))
-        await store.finish()
-        #expect(recorder.messages == [
-            """
-            State after sending KatanaTestingTests.Add differs from the expectation (− expected, + actual):
-              Counting(
-            −   counter: 0,
-            +   counter: 2,
-                log: []
-              )
-            """,
-        ])
-    }
-
     // MARK: Side effects
 
-    @Test func send_aSyncSideEffect_checksTheStateAfterWhatItDispatched() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 5)) { $0.counter = 5 }
-        await store.receive(Add.self) { $0.counter = 5 }
-        await store.finish()
-        #expect(recorder.messages == [])
-    }
-
-    @Test func send_aSyncSideEffect_withTheStateBeforeItsDispatches_fails() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 5))
-        await store.receive(Add.self) { $0.counter = 5 }
-        await store.finish()
-        #expect(recorder.messages == [
-            """
-            State after sending KatanaTestingTests.AddNow differs from the expectation (− expected, + actual):
-              Counting(
-            −   counter: 0,
-            +   counter: 5,
-                log: []
-              )
-            """,
-        ])
-    }
-
     @Test func send_anAsyncSideEffectThatSuspendsOnTheClock_checksTheStateAtTheSuspension() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        // Suspended in its sleep: nothing dispatched yet, so the state is unchanged.
-        await store.send(LoadAmount())
-        #expect(store.clock.sleepers.count == 1)
-        await store.advance(by: .seconds(1))
-        await store.receive(Add.self) { $0.counter = 41 }
-        await store.finish()
-        #expect(recorder.messages == [])
-    }
-
-    @Test func send_anAsyncSideEffectThatFinishesWithoutSuspending_checksTheStateAfterItsDispatches() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(LoadAmount(delay: .zero)) { $0.counter = 41 }
-        await store.receive(Add.self) { $0.counter = 41 }
-        await store.finish()
+        let (_, recorder) = await finishedTestStore { store in
+            // Suspended in its sleep: nothing dispatched yet, so the state is unchanged.
+            await store.send(LoadAmount())
+            #expect(store.clock.sleepers.count == 1)
+            await store.advance(by: .seconds(1))
+            await store.receive(Add.self) { $0.counter = 41 }
+        }
         #expect(recorder.messages == [])
     }
 
@@ -171,53 +97,37 @@ import Testing
         await #expect(throws: Refused.self) { try await promise.value }
     }
 
-    // MARK: The assertion closure
-
-    @Test func send_whenTheAssertionThrows_failsWithTheError_andComparesNothing() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 2)) { _ in throw Refused(reason: "in the assertion") }
-        await store.finish()
-        #expect(recorder.messages == [
-            "The state assertion after sending KatanaTestingTests.Add threw: refused: in the assertion",
-        ])
-        #expect(store.state.counter == 2)
-    }
-
     // MARK: The promise
 
     @Test func send_returnsTheDispatchPromise_withTheSideEffectsValue() async throws {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 7)) { $0.counter = 7 }
-        let promise = await store.send(ReadCounter())
-        #expect(!promise.isPending)
-        #expect(try await promise.value as? Int == 7)
-        await store.finish()
+        let (_, recorder) = try await finishedTestStore { store throws in
+            await store.send(Add(amount: 7)) { $0.counter = 7 }
+            let promise = await store.send(ReadCounter())
+            #expect(!promise.isPending)
+            #expect(try await promise.value as? Int == 7)
+        }
         #expect(recorder.messages == [])
     }
 
     @Test func send_ofAnAsyncSideEffect_returnsAPromiseThatSettlesWhenItsBodyEnds() async throws {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let promise = await store.send(LoadAmount())
-        #expect(promise.isPending)
-        await store.advance(by: .seconds(1))
-        await store.receive(Add.self) { $0.counter = 41 }
-        _ = try await promise.value
-        await store.finish()
+        let (_, recorder) = try await finishedTestStore { store in
+            let promise = await store.send(LoadAmount())
+            #expect(promise.isPending)
+            await store.advance(by: .seconds(1))
+            await store.receive(Add.self) { $0.counter = 41 }
+            _ = try await promise.value
+        }
         #expect(recorder.messages == [])
     }
 
     // MARK: What is recorded
 
     @Test func handledItems_listEverythingInOrder_withOriginsAndStates() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 1)) { $0.counter = 1 }
-        await store.send(AddNow(amount: 2)) { $0.counter = 3 }
-        await store.receive(Add.self) { $0.counter = 3 }
-        await store.finish()
+        let (store, recorder) = await finishedTestStore { store in
+            await store.send(Add(amount: 1)) { $0.counter = 1 }
+            await store.send(AddNow(amount: 2)) { $0.counter = 3 }
+            await store.receive(Add.self) { $0.counter = 3 }
+        }
         let items = store.handledItems
         #expect(items.map(\.index) == [0, 1, 2])
         #expect(items.map(\.origin) == [.sent, .sent, .received])

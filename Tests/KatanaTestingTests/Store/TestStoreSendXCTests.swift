@@ -1,5 +1,6 @@
 import Katana
-@testable import KatanaTesting
+import KatanaTesting
+import KatanaTestSupport
 import XCTest
 
 /// `send` under XCTest: passing and failing cases with their exact messages, and one case with
@@ -24,15 +25,6 @@ final class TestStoreSendXCTests: XCTestCase {
         caught.withLock { $0.append(Caught(description: description, filePath: filePath, line: lineNumber)) }
     }
 
-    private static let diff = """
-        State after sending KatanaTestingTests.Add differs from the expectation (− expected, + actual):
-          Counting(
-        −   counter: 3,
-        +   counter: 2,
-            log: []
-          )
-        """
-
     func test_send_withTheDefaultReporter_failsThroughXCTest_atTheSendsFileAndLine() async {
         let store = TestStore<Counting, CountingDependencies>(initialState: Counting())
         catching.withLock { $0 = true }
@@ -41,7 +33,7 @@ final class TestStoreSendXCTests: XCTestCase {
         catching.withLock { $0 = false }
         await store.finish()
         XCTAssertEqual(caught.withLock { $0 }, [
-            Caught(description: "failed - " + Self.diff, filePath: #filePath, line: line),
+            Caught(description: "failed - " + addOfTwoExpectedThreeDiff, filePath: #filePath, line: line),
         ])
     }
 
@@ -54,32 +46,14 @@ final class TestStoreSendXCTests: XCTestCase {
         XCTAssertEqual(caught.withLock { $0 }, [])
     }
 
-    func test_send_anUpdaterWithTheRightExpectation_passes() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.finish()
-        XCTAssertEqual(recorder.failures, [])
-    }
-
     func test_send_anUpdaterWithTheWrongExpectation_failsWithTheDiff_atTheCallersLine() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let line: UInt = #line + 1
-        await store.send(Add(amount: 2)) { $0.counter = 3 }
-        await store.finish()
-        XCTAssertEqual(recorder.messages, [Self.diff])
+        let line: UInt = #line + 2
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(Add(amount: 2)) { $0.counter = 3 }
+        }
+        XCTAssertEqual(recorder.messages, [addOfTwoExpectedThreeDiff])
         XCTAssertEqual(recorder.failures.map(\.location.line), [line])
         XCTAssertEqual(recorder.failures.map(\.location.filePath.description), [#filePath])
-    }
-
-    func test_send_aSyncSideEffect_checksTheStateAfterWhatItDispatched() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(AddNow(amount: 5)) { $0.counter = 5 }
-        await store.receive(Add.self) { $0.counter = 5 }
-        await store.finish()
-        XCTAssertEqual(recorder.failures, [])
     }
 
     func test_send_anAsyncSideEffect_checksTheStateWhenItSuspends() async throws {
@@ -111,43 +85,12 @@ final class TestStoreSendXCTests: XCTestCase {
         XCTAssertEqual(recorder.failures, [])
     }
 
-    func test_send_anItemAnInterceptorDoesNotPassOn_failsAsBlocked() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [blocking(amount: 99)])
-        await store.send(Add(amount: 99))
-        await store.finish()
-        XCTAssertEqual(recorder.messages, [
-            "KatanaTestingTests.Add was sent, but an interceptor returned without passing it on, so the store did not handle it.",
-        ])
-    }
-
-    func test_send_anItemAnInterceptorRejects_failsAsRejected() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [rejecting(amount: 13)])
-        await store.send(Add(amount: 13))
-        await store.finish()
-        XCTAssertEqual(recorder.messages, [
-            "KatanaTestingTests.Add was sent, but it was rejected: refused: no 13",
-        ])
-    }
-
-    func test_send_whenTheAssertionThrows_failsWithTheError() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 2)) { _ in throw Refused(reason: "in the assertion") }
-        await store.finish()
-        XCTAssertEqual(recorder.messages, [
-            "The state assertion after sending KatanaTestingTests.Add threw: refused: in the assertion",
-        ])
-    }
-
     func test_send_returnsThePromise_withTheSideEffectsValue() async throws {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(Add(amount: 7)) { $0.counter = 7 }
-        let value = try await store.send(ReadCounter()).value
-        XCTAssertEqual(value as? Int, 7)
-        await store.finish()
+        let (_, recorder) = try await finishedTestStore { store in
+            await store.send(Add(amount: 7)) { $0.counter = 7 }
+            let value = try await store.send(ReadCounter()).value
+            XCTAssertEqual(value as? Int, 7)
+        }
         XCTAssertEqual(recorder.failures, [])
     }
 }

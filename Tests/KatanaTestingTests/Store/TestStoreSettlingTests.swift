@@ -8,10 +8,9 @@ import Testing
 /// signals: work that ends outside the store's view (outside work, a clock activity) wakes it.
 @Suite struct TestStoreSettlingTests {
     @Test func finish_ofAnIdleStore_withAZeroTimeout_reportsNothing() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        store.timeout = .zero
-        await store.finish()
+        let (_, recorder) = await finishedTestStore { store in
+            store.timeout = .zero
+        }
         #expect(recorder.messages == [])
     }
 
@@ -47,27 +46,30 @@ import Testing
 
     // MARK: Waiting on signals
 
-    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
-    func send_ofASideEffectWithOutsideWork_settlesOnceTheUpdaterItDispatchesIsHandled() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        // The updater comes after a real 50 ms sleep; the send's check sees it already applied.
-        await store.send(AddAfterOutsideWork(pause: .milliseconds(50))) { $0.counter = 1 }
-        #expect(store.state.counter == 1)
-        await store.receive(Add.self) { $0.counter = 1 }
-        await store.finish()
-        #expect(recorder.messages == [])
+    /// What keeps the test store from settling while a side effect pauses for real.
+    enum PauseHeldBy: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// Outside work begun on the store.
+        case outsideWork = "outside work"
+        /// An activity on the test clock, whose end reaches the waiting send through the clock's
+        /// observers.
+        case clockActivity = "an activity on the clock"
+
+        var testDescription: String { rawValue }
     }
 
-    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"))
-    func send_ofASideEffectHoldingTheClock_settlesOnceTheUpdaterItDispatchesIsHandled() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        // The activity's end reaches the waiting send through the clock's observers.
-        await store.send(AddWhileHoldingTheClock(pause: .milliseconds(50))) { $0.counter = 1 }
-        #expect(store.state.counter == 1)
-        await store.receive(Add.self) { $0.counter = 1 }
-        await store.finish()
+    @Test(.enabled(if: clockExecutorIsAvailable, "the side effect's tail runs on the clock's executor"), arguments: PauseHeldBy.allCases)
+    func send_ofASideEffectHeldForARealPause_settlesOnceTheUpdaterItDispatchesIsHandled(heldBy: PauseHeldBy) async {
+        let (_, recorder) = await finishedTestStore { store in
+            // The updater comes after a real 50 ms pause; the send's check sees it already applied.
+            switch heldBy {
+            case .outsideWork:
+                await store.send(AddAfterOutsideWork(pause: .milliseconds(50))) { $0.counter = 1 }
+            case .clockActivity:
+                await store.send(AddWhileHoldingTheClock(pause: .milliseconds(50))) { $0.counter = 1 }
+            }
+            #expect(store.state.counter == 1)
+            await store.receive(Add.self) { $0.counter = 1 }
+        }
         #expect(recorder.messages == [])
     }
 }

@@ -7,85 +7,16 @@ import Testing
 /// effect.
 @Suite struct TestStoreSourcesTests {
     @Test func anAsyncSideEffectsDispatch_isReceived() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(LoadAmount(delay: .seconds(2)))
-        await store.advance(by: .seconds(2))
-        await store.receive(Add.self) { $0.counter = 41 }
-        await store.finish()
+        let (store, recorder) = await finishedTestStore { store in
+            await store.send(LoadAmount(delay: .seconds(2)))
+            await store.advance(by: .seconds(2))
+            await store.receive(Add.self) { $0.counter = 41 }
+        }
         #expect(recorder.failures == [])
         #expect(store.handledItems.map(\.origin) == [.sent, .received])
     }
 
-    @Test func aSyncSideEffectsDispatches_areReceivedInOrder() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(NoteThenAdd(text: "n", amount: 3)) {
-            $0.counter = 3
-            $0.log = ["n"]
-        }
-        await store.receive(Note.self) { $0.log = ["n"] }
-        await store.receive(Add.self) { $0.counter = 3 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func aSideEffectDispatchedByASideEffect_isReceived_andSoIsWhatItDispatches() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        let gate = Gate()
-        await store.send(LaunchGateWait(gate: gate))
-        await store.receive(AwaitGate.self)
-        gate.open()
-        await store.receive(Add.self) { $0.counter = 1 }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
     // MARK: Observer rules
-
-    @Test func anObserverRulesDispatch_isReceived() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.notingCounterChanges()])
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.receive(Note.self) { $0.log = ["0->2"] }
-        await store.send(Add(amount: 1)) {
-            $0.counter = 3
-            $0.log = ["0->2"]
-        }
-        await store.receive(Note.self) { $0.log = ["0->2", "2->3"] }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func anObserverRulesDispatch_notReceived_isReportedByFinish() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.notingCounterChanges()])
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.messages == [
-            "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Note (#1)",
-        ])
-    }
-
-    @Test func aSlowObserverRulesDispatch_isReceived() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.slowlyNotingCounterChanges()])
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.receive(Note.self) { $0.log = ["0->2"] }
-        await store.finish()
-        #expect(recorder.failures == [])
-    }
-
-    @Test func aSlowObserverRulesDispatch_notReceived_isStillSeenByFinish() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder, interceptors: [CountingRules.slowlyNotingCounterChanges()])
-        await store.send(Add(amount: 2)) { $0.counter = 2 }
-        await store.finish()
-        #expect(recorder.messages == [
-            "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.Note (#1)",
-        ])
-    }
 
     @Test func aSlowObserverRulesDispatch_isWaitedForBeforeTheNextSend() async {
         let recorder = TestFailureRecorder()
@@ -107,21 +38,19 @@ import Testing
 
     @available(*, deprecated, message: "Sends a deprecated Katana 2.x action")
     @Test func aLegacyActionsSideEffectDispatch_isReceived() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(LegacyAddThenNote(amount: 4)) { $0.counter = 4 }
-        await store.receive(LegacyNote.self) { $0.log = ["saw 4"] }
-        await store.finish()
+        let (store, recorder) = await finishedTestStore { store in
+            await store.send(LegacyAddThenNote(amount: 4)) { $0.counter = 4 }
+            await store.receive(LegacyNote.self) { $0.log = ["saw 4"] }
+        }
         #expect(recorder.failures == [])
         #expect(store.handledItems.map(\.origin) == [.sent, .received])
     }
 
     @available(*, deprecated, message: "Sends a deprecated Katana 2.x action")
     @Test func aLegacyActionsSideEffectDispatch_notReceived_isReportedByFinish() async {
-        let recorder = TestFailureRecorder()
-        let store = makeTestStore(recorder: recorder)
-        await store.send(LegacyAddThenNote(amount: 4)) { $0.counter = 4 }
-        await store.finish()
+        let (_, recorder) = await finishedTestStore { store in
+            await store.send(LegacyAddThenNote(amount: 4)) { $0.counter = 4 }
+        }
         #expect(recorder.messages == [
             "The test ended with work left behind:\n• 1 received item not asserted with receive:\n    KatanaTestingTests.LegacyNote (#1)",
         ])

@@ -1,6 +1,7 @@
 import DocumentationSupport
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// The README's "Your first store", compiled and run: its types are the ones in `FirstStore`, its
@@ -26,21 +27,26 @@ enum FirstStore {
     typealias Increment = FirstStore.Increment
 
     @Test func firstStore_runsAsWritten() async throws {
-        let printed = LockedChanges()
+        let printed = LockedList<String>()
         @Sendable func print(_ line: Any) { printed.append("\(line)") }
 
-        // snippet: first store
-        let store = Store<CounterState, EmptySideEffectDependencyContainer>()   // ready when init returns
-        store.addListener { old, new in
-            print("counter: \(old.counter) -> \(new.counter)")
+        // The snippet blocks in `wait`, as a script does: it runs on a thread of its own.
+        let script = ThreadOfItsOwnExecutor()
+        defer { script.stop() }
+        try await withTaskExecutorPreference(script) {
+            // snippet: first store
+            let store = Store<CounterState, EmptySideEffectDependencyContainer>()   // ready when init returns
+            store.addListener { old, new in
+                print("counter: \(old.counter) -> \(new.counter)")
+            }
+            try store.dispatch(Increment()).wait(timeout: .seconds(5))   // blocking, for scripts ...
+            try await store.dispatch(Increment(amount: 41)).value        // ... or with async/await
+            print(store.state.counter)                                   // 42
+            // end snippet
         }
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))   // blocking, for scripts ...
-        try await store.dispatch(Increment(amount: 41)).value        // ... or with async/await
-        print(store.state.counter)                                   // 42
-        // end snippet
 
         // Katana's order: each promise was fulfilled once the listener had been called with its change.
-        #expect(printed.values == ["counter: 0 -> 1", "counter: 1 -> 42", "42"])
+        #expect(printed.all == ["counter: 0 -> 1", "counter: 1 -> 42", "42"])
     }
 
     @Test func theReadmeShowsThisFileLineForLine() throws {

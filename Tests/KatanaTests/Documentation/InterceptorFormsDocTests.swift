@@ -1,23 +1,23 @@
 import Foundation
-import Synchronization
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// docs/StoreAndThreading.md's "Two forms of interceptor", compiled and run.
 enum InterceptorFormsDoc {
-    typealias CounterState = ReadmeQuickStart.CounterState
-    typealias Increment = ReadmeQuickStart.Increment
-    typealias AppDependencies = ReadmeQuickStart.AppDependencies
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
+    typealias AppDependencies = UsingTheStore.AppDependencies
 
     /// Where the article's audit trail writes: the names of the items it saw.
     final class AuditLog: Sendable {
-        private let names = Mutex<[String]>([])
+        private let names = LockedList<String>()
 
         func record(_ item: any Dispatchable) {
-            names.withLock { $0.append(String(describing: type(of: item))) }
+            names.append(String(describing: type(of: item)))
         }
 
-        var recorded: [String] { names.withLock { $0 } }
+        var recorded: [String] { names.all }
     }
 
     struct AuditTrail: Interceptor {
@@ -41,21 +41,21 @@ enum InterceptorFormsDoc {
 }
 
 @Suite struct InterceptorFormsDocTests {
-    @Test func article_valueAndClosureInterceptors_seeEachItemInTheOrderWritten() throws {
+    @Test func article_valueAndClosureInterceptors_seeEachItemInTheOrderWritten() async throws {
         let audit = InterceptorFormsDoc.AuditLog()
-        let order = Mutex<[String]>([])
+        let order = LockedList<String>()
         let legacy: StoreInterceptor = { _ in
             { next in
                 { item in
-                    order.withLock { $0.append("closure saw \(type(of: item))") }
+                    order.append("closure saw \(type(of: item))")
                     try next(item)
                 }
             }
         }
         let store = InterceptorFormsDoc.makeStore(audit: audit, legacyInterceptors: [legacy])
-        try store.dispatch(InterceptorFormsDoc.Increment(amount: 2)).wait(timeout: .seconds(10))
+        try await store.dispatch(InterceptorFormsDoc.Increment(amount: 2)).settled()
         #expect(audit.recorded == ["Increment"])
-        #expect(order.withLock { $0 } == ["closure saw Increment"])
+        #expect(order.all == ["closure saw Increment"])
         #expect(store.state.counter == 2)
     }
 }

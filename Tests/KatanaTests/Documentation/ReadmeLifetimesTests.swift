@@ -1,5 +1,6 @@
 import Dispatch
 @testable import Katana
+import KatanaTestSupport
 import Testing
 
 /// docs/Lifetimes.md ("Cancelling work"), compiled and run as written.
@@ -23,11 +24,11 @@ enum ReadmeLifetimes {
     /// which searches are still running when a newer one starts does not depend on timing. Until
     /// then it answers at once.
     final class SearchDependencies: SideEffectDependencyContainer {
-        private let gate: Locked<AsyncGate>
+        private let gate: LockedValue<AsyncGate>
         init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {
             let open = AsyncGate()
             open.open()
-            gate = Locked(open)
+            gate = LockedValue(open)
         }
         func search(_ query: String) async throws -> [String] {
             try await backend.wait()   // a slow backend; the wait is cancellable
@@ -69,16 +70,20 @@ enum ReadmeLifetimes {
 
     @Test func cancelling_latestWins_andShutdown_runAsWritten() async throws {
         let store = makeStore()
-        let printed = Recorder<String>()
+        let printed = LockedList<String>()
         store.dependencies.closeBackend()
         let first = store.dispatch(Search(query: "k"))
         let second = store.dispatch(Search(query: "ka"))
         let third = store.dispatch(Search(query: "kat"))
-        #expect(await eventuallyAsync { first.isCancelled && second.isCancelled && store.dependencies.backend.waitingCount == 1 })
+        // A cancelled search leaves the backend after its promise was rejected.
+        let backend = store.dependencies.backend
+        try await backend.waitUntil("the first two searches cancelled, the third waiting") {
+            first.isCancelled && second.isCancelled && backend.waitingCount == 1
+        }
         store.dependencies.backend.open()
         try await third.value                                  // the two searches before it were cancelled
         printed.append("\(store.state.query) \(first.isCancelled)")
-        #expect(printed.values == ["kat true"])
+        #expect(printed.all == ["kat true"])
         #expect(second.isCancelled)
         #expect(store.state.results == ["katana", "katana-swift"])
 
@@ -97,14 +102,14 @@ enum ReadmeLifetimes {
         store.dependencies.closeBackend()
         let slow = store.dispatch(Search(query: "x"))
         // Running: its task has begun (and sleeps in the backend call).
-        #expect(await eventuallyAsync { store.engine.sideEffects.withLock { $0 }?.registry.withLock { $0.taskCount } == 1 })
+        try await poll("the search's task to begin") { store.engine.sideEffects.withLock { $0 }?.registry.withLock { $0.taskCount } == 1 }
         #expect(store.cancelSideEffects(id: "search") == 1)
-        #expect(rejection(of: slow)?.katana == .cancelled(item: "KatanaTests.ReadmeLifetimes.Search"))
+        #expect(try await rejection(of: slow)?.katana == .cancelled(item: "KatanaTests.ReadmeLifetimes.Search"))
     }
 
     @Test func observingPartOfTheState_runsAsWritten() async throws {
         let store = makeStore()
-        let printed = Recorder<String>()
+        let printed = LockedList<String>()
         store.addListener(of: \.query) { old, new in printed.append("query: \(old) -> \(new)") }
         let results = store.stateUpdates(of: \.results)
         let reader = Task {
@@ -115,7 +120,7 @@ enum ReadmeLifetimes {
         try await store.dispatch(Search(query: "kat")).value
         try await store.dispatch(Search(query: "kat")).value   // the same query and results: nothing to report
         await store.shutdown()
-        try await withTimeout { await reader.value }
-        #expect(printed.values == ["query:  -> kat", "0 -> 2 results"])
+        try await withTimeout("the reader") { await reader.value }
+        #expect(printed.all == ["query:  -> kat", "0 -> 2 results"])
     }
 }

@@ -1,53 +1,30 @@
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// docs/StoreAndThreading.md's "Using the store", compiled and run, so a change that breaks the
-/// article breaks the build.
-enum ReadmeQuickStart {
-    struct CounterState: State {
-        var counter = 0
-    }
-
-    struct Increment: StateUpdater {
-        var amount = 1
-        func updateState(_ state: inout CounterState) {
-            state.counter += amount
-        }
-    }
-
-    final class AppDependencies: SideEffectDependencyContainer {
-        init(dispatch: @escaping AnyDispatch, getState: @escaping GetState) {}
-        func fetchAmount() async throws -> Int { 41 }
-    }
-
-    struct LoadAmount: AsyncSideEffect {
-        func sideEffect(_ context: SideEffectContext<CounterState, AppDependencies>) async throws -> Int {
-            let amount = try await context.dependencies.fetchAmount()
-            try await context.dispatch(Increment(amount: amount)).value
-            return context.getState().counter
-        }
-    }
-}
-
+/// article breaks the build: the article's types are KatanaTestSupport's `UsingTheStore`, its
+/// statements these tests' bodies.
 @Suite struct ReadmeQuickStartTests {
-    typealias CounterState = ReadmeQuickStart.CounterState
-    typealias Increment = ReadmeQuickStart.Increment
-    typealias AppDependencies = ReadmeQuickStart.AppDependencies
-    typealias LoadAmount = ReadmeQuickStart.LoadAmount
+    typealias CounterState = UsingTheStore.CounterState
+    typealias Increment = UsingTheStore.Increment
+    typealias AppDependencies = UsingTheStore.AppDependencies
+    typealias LoadAmount = UsingTheStore.LoadAmount
 
     @Test func quickStart_runsAsWritten() async throws {
         let store = Store<CounterState, AppDependencies>()
-        let changes = LockedChanges()
+        let changes = LockedList<String>()
         let unsubscribe = store.addListener { old, new in
             changes.append("counter: \(old.counter) -> \(new.counter)")
         }
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))
+        // The article's blocking wait, for scripts: on a thread of its own here.
+        try await onThreadOfItsOwn("the blocking wait") { try store.dispatch(Increment()).wait(timeout: .seconds(5)) }
         let counter = try await store.dispatch(LoadAmount()).value
         #expect(counter == 42)
         #if os(Linux)
         // On Linux listeners run on the store's own queue by default (no run loop needed).
-        #expect(eventually { changes.values == ["counter: 0 -> 1", "counter: 1 -> 42"] })
+        try await changes.waitUntil("both changes") { $0 == ["counter: 0 -> 1", "counter: 1 -> 42"] }
         #endif
         unsubscribe()
     }
@@ -71,15 +48,7 @@ enum ReadmeQuickStart {
         for amount in [1, 0, 2, 3] {
             store.dispatch(Increment(amount: amount))
         }
-        let seen = try await withTimeout(defaultTestTimeout) { await reader.value }
+        let seen = try await withTimeout("the reader") { await reader.value }
         #expect(seen == [1, 3, 6])
     }
-}
-
-final class LockedChanges: @unchecked Sendable {
-    // @unchecked: `storage` is only touched under `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
-    func append(_ line: String) { lock.withLock { storage.append(line) } }
-    var values: [String] { lock.withLock { storage } }
 }

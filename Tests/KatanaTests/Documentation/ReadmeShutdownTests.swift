@@ -2,6 +2,7 @@ import DocumentationSupport
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The "Shutting down" section of docs/Lifetimes.md promises three things; each test quotes the
 /// passage (it must still be in that section, word for word) and checks that the store does what
@@ -38,21 +39,18 @@ import Testing
 
     @Test func itReturnsOnceTheStoreIsIdle_withWorkInTheInboxTheBatchAWorkerAndATask() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         let gate = AsyncGate()
         let events = EventLog()
         let task = store.dispatch(AwaitGate(label: "task", gate: gate, events: events))
         let queued = (0 ..< 100).map { _ in store.dispatch(Increment()) }
         let sideEffects = (0 ..< 20).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await eventuallyAsync { store.isShuttingDown })
-        release.open()
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        try await store.shutdownHasBegun()
+        hold.release()
+        try await gate.waitForWaiters(1)
         gate.open()
-        let report = try await withTimeout { await shutdown.value }
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(store.workSnapshot.isIdle)
         #expect(store.workSnapshot.runningAsyncSideEffects == 0)
         #expect(store.activeSideEffectCount == 0)
@@ -64,20 +62,17 @@ import Testing
 
     @Test func withCancelWork_waitingItemsAreNotHandled_notEvenThoseInTheTakenBatch() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         // Dispatched while the holding updater runs: the drainer takes them in its next batches.
         let waiting = (0 ..< 3_000).map { _ in store.dispatch(Increment()) }
         let sideEffects = (0 ..< 10).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.cancelWork, deadline: .zero) }
-        #expect(await eventuallyAsync { store.isShuttingDown })
-        release.open()
-        let report = try await withTimeout { await shutdown.value }
+        try await store.shutdownHasBegun()
+        hold.release()
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(store.state.counter == 1_000)
         for promise in waiting + sideEffects {
-            let error = rejection(of: promise, timeout: .zero)
+            let error = rejectionNow(of: promise)
             #expect((error as? KatanaError).map(KatanaError.isCancellation) == true, "\(String(describing: error))")
         }
         #expect(report == ShutdownReport(handled: 1, cancelled: 3_010, stillRunning: 0))
@@ -87,19 +82,19 @@ import Testing
         let store = makeStore()
         let started = Latch()
         let release = Latch()
-        let dispatched = Recorder<String>()
+        let dispatched = LockedList<String>()
         let stubborn = store.dispatch(StubbornSideEffect(started: started, release: release, dispatched: dispatched))
-        #expect(started.wait(timeout: defaultTestTimeout))
-        let report = try await withTimeout { await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20)) }
+        try await started.opened()
+        let report = try await withTimeout("the shutdown") { await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20)) }
         #expect(report == ShutdownReport(handled: 0, cancelled: 0, stillRunning: 1))
         // Its promise was rejected before the shutdown returned; its outcome will be dropped.
-        #expect(rejection(of: stubborn, timeout: .zero)?.katana == .cancelledByShutdown(item: "KatanaTests.StubbornSideEffect"))
-        #expect(rejection(of: store.dispatch(Increment()), timeout: .zero)?.katana == .storeShutDown(item: "KatanaTests.Increment"))
+        #expect(rejectionNow(of: stubborn)?.katana == .cancelledByShutdown(item: "KatanaTests.StubbornSideEffect"))
+        #expect(rejectionNow(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
         release.open()
-        #expect(await eventuallyAsync { dispatched.values.count == 1 })
-        #expect(dispatched.values == ["\(KatanaError.storeShutDown(item: "KatanaTests.Increment"))"])
+        try await dispatched.waitForCount(1)
+        #expect(dispatched.all == ["\(KatanaError.storeShutDown(item: "KatanaTests.Increment"))"])
         #expect(store.state.counter == 0)
-        #expect(rejection(of: stubborn, timeout: .zero)?.katana == .cancelledByShutdown(item: "KatanaTests.StubbornSideEffect"))
+        #expect(rejectionNow(of: stubborn)?.katana == .cancelledByShutdown(item: "KatanaTests.StubbornSideEffect"))
     }
 }
 
@@ -107,7 +102,7 @@ import Testing
 struct StubbornSideEffect: SideEffect {
     let started: Latch
     let release: Latch
-    let dispatched: Recorder<String>
+    let dispatched: LockedList<String>
     func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
         started.open()
         _ = release.wait(timeout: holdTimeout)

@@ -2,20 +2,21 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 @Suite struct ExecutorTests {
     @Test func immediateExecutor_executeAsync_runsInlineOnCallingThread() {
-        let ran = Recorder<String>()
+        let ran = LockedList<String>()
         let marked = MarkedQueue("test.executor.caller")
         let ranBeforeReturn: Bool = marked.queue.sync {
             ImmediateExecutor().executeAsync {
                 ran.append(MarkedQueue.current ?? "other")
             }
-            return ran.values.count == 1
+            return ran.all.count == 1
         }
         #expect(ranBeforeReturn)
         // It ran where the caller was: on the marked queue.
-        #expect(ran.values == ["test.executor.caller"])
+        #expect(ran.all == ["test.executor.caller"])
     }
 
     @Test func immediateExecutor_executeSync_returnsValueAndRethrows() {
@@ -26,16 +27,16 @@ import Testing
         }
     }
 
-    @Test func dispatchQueue_executeAsync_runsOnTheQueue() {
+    @Test func dispatchQueue_executeAsync_runsOnTheQueue() async throws {
         let marked = MarkedQueue("test.executor.async")
-        let seen = Recorder<String>()
+        let seen = LockedList<String>()
         let done = Latch()
         marked.queue.executeAsync {
             seen.append(MarkedQueue.current ?? "other")
             done.open()
         }
-        #expect(done.wait())
-        #expect(seen.values == ["test.executor.async"])
+        try await done.opened()
+        #expect(seen.all == ["test.executor.async"])
     }
 
     @Test func dispatchQueue_executeSync_runsOnTheQueueAndReturnsValue() throws {
@@ -46,10 +47,10 @@ import Testing
         }
     }
 
-    @Test func dispatchQueue_nestedExecuteSync_onSameQueue_runsInlineWithoutDeadlock() {
+    @Test func dispatchQueue_nestedExecuteSync_onSameQueue_runsInlineWithoutDeadlock() async throws {
         // Run off the test thread so a deadlock would show up as a timeout rather than a hang.
         let marked = MarkedQueue("test.executor.nested")
-        let result = Recorder<String>()
+        let result = LockedList<String>()
         let done = Latch()
         DispatchQueue.global().async {
             let value = marked.queue.executeSync {
@@ -60,8 +61,8 @@ import Testing
             result.append(value)
             done.open()
         }
-        #expect(done.wait())
-        #expect(result.values == ["innermost on test.executor.nested"])
+        try await done.opened()
+        #expect(result.all == ["innermost on test.executor.nested"])
     }
 
     /// "called from code already running on the executor, it runs the closure inline": also from
@@ -79,9 +80,9 @@ import Testing
         }
     }
 
-    @Test func dispatchQueue_executeSyncFromAnotherQueue_waitsForTheQueue() {
+    @Test func dispatchQueue_executeSyncFromAnotherQueue_waitsForTheQueue() async throws {
         let marked = MarkedQueue("test.executor.serial")
-        let order = Recorder<String>()
+        let order = LockedList<String>()
         let started = Latch()
         let release = Latch()
         marked.queue.executeAsync {
@@ -89,9 +90,10 @@ import Testing
             release.wait()
             order.append("async block")
         }
-        #expect(started.wait())
+        try await started.opened()
         DispatchQueue.global().async { release.open() }
-        marked.queue.executeSync { order.append("sync block") }
-        #expect(order.values == ["async block", "sync block"])
+        // `executeSync` blocks until the queue has run the block before it: on a thread of its own.
+        try await onThreadOfItsOwn("executeSync") { marked.queue.executeSync { order.append("sync block") } }
+        #expect(order.all == ["async block", "sync block"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Katana
+import KatanaTestSupport
 import Testing
 
 /// An interceptor reads where each item comes from (`InterceptedItem.current`): from outside, from
@@ -16,8 +17,8 @@ import Testing
 
     struct BumpTwice: SideEffect {
         func sideEffect(_ context: SideEffectContext<Counter, EmptySideEffectDependencyContainer>) throws {
-            try context.dispatch(Bump(tag: "sync")).wait(timeout: .seconds(10))
-            try context.labelled("nightly job").dispatch(Bump(tag: "labelled")).wait(timeout: .seconds(10))
+            try context.dispatch(Bump(tag: "sync")).wait(timeout: defaultTestTimeout)
+            try context.labelled("nightly job").dispatch(Bump(tag: "labelled")).wait(timeout: defaultTestTimeout)
         }
     }
 
@@ -33,16 +34,16 @@ import Testing
 
     /// The first sighting of an item of type `T` that `predicate` accepts.
     static func first<T>(
-        _ type: T.Type, in seen: Recorder<Sighting>, where predicate: (T) -> Bool = { _ in true }
+        _ type: T.Type, in seen: LockedList<Sighting>, where predicate: (T) -> Bool = { _ in true }
     ) -> (item: T, before: InterceptedItem?, after: InterceptedItem?)? {
-        for entry in seen.values {
+        for entry in seen.all {
             if let item = entry.item as? T, predicate(item) { return (item, entry.before, entry.after) }
         }
         return nil
     }
 
     struct Watcher: Interceptor {
-        let seen: Recorder<Sighting>
+        let seen: LockedList<Sighting>
         func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
             let before = InterceptedItem.current
             try next(item)
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func eachItemSaysWhereItCameFrom() async throws {
-        let seen = Recorder<Sighting>()
+        let seen = LockedList<Sighting>()
         let store = CounterStore(interceptors: Interceptors {
             Watcher(seen: seen)
             BlockTagged()
@@ -67,7 +68,7 @@ import Testing
         try await store.dispatch(Bump(tag: "outside")).value
         try await store.dispatch(BumpTwice()).value
         try await store.dispatch(BumpLater()).value
-        #expect(await eventuallyAsync { store.state.value == 4 })
+        try await store.waitUntil("the value to reach 4") { store.state.value == 4 }
 
         let outside = try #require(Self.first(Bump.self, in: seen) { $0.tag == "outside" })
         #expect(outside.before?.origin == .outside)
@@ -87,26 +88,26 @@ import Testing
         #expect(async.before?.origin == .sideEffect(type: String(reflecting: BumpLater.self), sequence: later.before?.sequence ?? .max))
     }
 
-    @Test func afterNextAnInterceptorSeesWhetherTheItemWasBlocked() throws {
-        let seen = Recorder<Sighting>()
+    @Test func afterNextAnInterceptorSeesWhetherTheItemWasBlocked() async throws {
+        let seen = LockedList<Sighting>()
         let store = CounterStore(interceptors: Interceptors {
             Watcher(seen: seen)
             BlockTagged()
         })
-        _ = try? store.dispatch(Bump(tag: "block")).wait(timeout: .seconds(10))
+        _ = try await rejection(of: store.dispatch(Bump(tag: "block")))
         let blocked = try #require(Self.first(Bump.self, in: seen) { $0.tag == "block" })
         #expect(blocked.before?.hasReachedStore == false)
         #expect(blocked.after?.hasReachedStore == false)
     }
 
-    @Test func outsideAnInterceptorRunThereIsNoCurrentItem() throws {
+    @Test func outsideAnInterceptorRunThereIsNoCurrentItem() async throws {
         #expect(InterceptedItem.current == nil)
         let store = CounterStore()
-        let read = Recorder<InterceptedItem?>()
+        let read = LockedList<InterceptedItem?>()
         let unsubscribe = store.addListener { _, _ in read.append(InterceptedItem.current) }
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
+        try await store.dispatch(Bump()).settled()
         unsubscribe()
-        #expect(read.values == [nil])
+        #expect(read.all == [nil])
     }
 
     // The interceptor of docs/StoreAndThreading.md, "Where an item comes from".
@@ -122,17 +123,17 @@ import Testing
     }
 
     @Test func theArticlesOriginLogWritesWhereEachItemCameFrom() async throws {
-        let lines = Recorder<String>()
+        let lines = LockedList<String>()
         let store = CounterStore(interceptors: Interceptors {
             OriginLog { line in lines.append(line) }
             BlockTagged()
         })
         try await store.dispatch(BumpTwice()).value
         _ = try? await store.dispatch(Bump(tag: "block")).value
-        #expect(lines.values.contains("Bump from side effect \(String(reflecting: BumpTwice.self)) #0"))
-        #expect(lines.values.contains("Bump from store work \"nightly job\""))
-        #expect(lines.values.contains("BumpTwice from outside"))
-        #expect(lines.values.contains("Bump from outside, blocked"))
+        #expect(lines.all.contains("Bump from side effect \(String(reflecting: BumpTwice.self)) #0"))
+        #expect(lines.all.contains("Bump from store work \"nightly job\""))
+        #expect(lines.all.contains("BumpTwice from outside"))
+        #expect(lines.all.contains("Bump from outside, blocked"))
     }
 
     @Test func originsDescribeThemselves() {

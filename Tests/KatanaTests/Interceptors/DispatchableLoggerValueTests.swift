@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `DispatchableLogger.logging(...)`: the logger as an interceptor value.
 @Suite struct DispatchableLoggerValueTests {
@@ -7,15 +8,15 @@ import Testing
         TestStore(interceptors: interceptors, stateInitializer: { CounterState() }, configuration: testConfiguration())
     }
 
-    @Test func loggingValue_writesTheClosureFormsLines_andSkipsBlacklistedTypes() throws {
-        let lines = Recorder<String>()
+    @Test func loggingValue_writesTheClosureFormsLines_andSkipsBlacklistedTypes() async throws {
+        let lines = LockedList<String>()
         let store = makeStore(Interceptors {
             DispatchableLogger.logging(blackList: [NoChange.self], sink: { lines.append($0) })
         })
-        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
-        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
-        _ = try store.dispatch(ReadCounter()).wait(timeout: .seconds(10))
-        #expect(lines.values == [
+        try await store.dispatch(Increment(amount: 1)).settled()
+        try await store.dispatch(NoChange()).settled()
+        _ = try await store.dispatch(ReadCounter()).settled()
+        #expect(lines.all == [
             "[Katana] dispatched KatanaTests.Increment",
             "[Katana] dispatched KatanaTests.ReadCounter",
         ])

@@ -2,14 +2,15 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// An interceptor object that only the outermost interceptor closure holds strongly: the closures
 /// the store keeps for each item reach it only weakly, so it lives exactly as long as the store
 /// keeps the interceptor it was given.
 private final class Spy: Sendable {
-    let seen: Recorder<String>
+    let seen: LockedList<String>
 
-    init(recordingInto seen: Recorder<String>) {
+    init(recordingInto seen: LockedList<String>) {
         self.seen = seen
     }
 
@@ -39,26 +40,26 @@ private final class WeakSpy: Sendable {
 /// Store semantics 4: the store keeps every interceptor it was given (and what its closures
 /// capture) alive until the store is released, and no longer.
 @Suite struct InterceptorLifetimeTests {
-    @Test func interceptorObjectCapturedOnlyByOuterClosure_stillSeesItems100msAfterStartUp() throws {
-        let seen = Recorder<String>()
+    @Test func interceptorObjectCapturedOnlyByOuterClosure_stillSeesItems100msAfterStartUp() async throws {
+        let seen = LockedList<String>()
         let store = makeStore(interceptors: [Spy(recordingInto: seen).interceptor()])
-        usleep(100_000)  // a delay, not a synchronisation: give a store that lets go early time to do so
-        try store.dispatch(Increment(amount: 2)).wait(timeout: .seconds(5))
-        #expect(seen.values == ["Increment"])
+        try await Task.sleep(for: .milliseconds(100))  // a delay, not a synchronisation: give a store that lets go early time to do so
+        try await store.dispatch(Increment(amount: 2)).settled()
+        #expect(seen.all == ["Increment"])
         #expect(store.state.counter == 2)
     }
 
-    @Test func interceptorObject_isFreedWhenStoreIsReleased() throws {
-        let seen = Recorder<String>()
+    @Test func interceptorObject_isFreedWhenStoreIsReleased() async throws {
+        let seen = LockedList<String>()
         let spyReference: WeakSpy
         do {
             let spy = Spy(recordingInto: seen)
             spyReference = WeakSpy(spy)
             let store = makeStore(interceptors: [spy.interceptor()])
-            try store.dispatch(Increment()).wait(timeout: .seconds(5))
+            try await store.dispatch(Increment()).settled()
             #expect(store.state.counter == 1)
         }
         // The store may let go of its interceptors asynchronously.
-        #expect(eventually(timeout: .seconds(5)) { spyReference.spy == nil })
+        try await poll("the interceptor to be released") { spyReference.spy == nil }
     }
 }

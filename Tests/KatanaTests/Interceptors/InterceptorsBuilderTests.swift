@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The short type name of an item, for readable expectations.
 private func shortName(_ item: any Dispatchable) -> String {
@@ -12,9 +13,9 @@ private func shortName(_ item: any Dispatchable) -> String {
 /// for each item, which it passes on.
 private struct Logging: Interceptor {
     let label: String
-    let events: Recorder<String>
+    let events: LockedList<String>
 
-    init(_ label: String, into events: Recorder<String>) {
+    init(_ label: String, into events: LockedList<String>) {
         self.label = label
         self.events = events
     }
@@ -31,7 +32,7 @@ private struct Logging: Interceptor {
 
 /// The closure form of ``Logging``: records `start label` when its outer closure is called with
 /// the store's context, and `label:TypeName` for each item.
-private func loggingClosure(_ label: String, into events: Recorder<String>) -> StoreInterceptor {
+private func loggingClosure(_ label: String, into events: LockedList<String>) -> StoreInterceptor {
     { _ in
         events.append("start \(label)")
         return { next in
@@ -61,13 +62,13 @@ private struct ReplacingIncrement: Interceptor {
 /// it saw (appended to `counters` when made, so the test can read each store's) and the identity
 /// of its store's dependencies (appended to `dependencies` for each item).
 private struct PerStoreState: Interceptor {
-    let starts: Counter
-    let counters: Recorder<Counter>
-    let dependencies: Recorder<ObjectIdentifier>
-    private var seen: Counter?
+    let starts: LockedValue<Int>
+    let counters: LockedList<LockedValue<Int>>
+    let dependencies: LockedList<ObjectIdentifier>
+    private var seen: LockedValue<Int>?
     private var storeDependencies: ObjectIdentifier?
 
-    init(starts: Counter, counters: Recorder<Counter>, dependencies: Recorder<ObjectIdentifier>) {
+    init(starts: LockedValue<Int>, counters: LockedList<LockedValue<Int>>, dependencies: LockedList<ObjectIdentifier>) {
         self.starts = starts
         self.counters = counters
         self.dependencies = dependencies
@@ -75,7 +76,7 @@ private struct PerStoreState: Interceptor {
 
     mutating func start(in context: any AnySideEffectContext) {
         starts.increment()
-        let counter = Counter()
+        let counter = LockedValue(0)
         counters.append(counter)
         seen = counter
         storeDependencies = ObjectIdentifier(context.anyDependencies)
@@ -97,7 +98,7 @@ private struct PassingOnLater: Interceptor {
         guard (item as? Increment)?.amount == 7 || item is IncrementLater else { return try next(item) }
         let passOn = passOn
         DispatchQueue.global().async {
-            _ = passOn.wait(timeout: .seconds(10))
+            _ = passOn.wait(timeout: holdTimeout)
             try? next(item)
         }
     }
@@ -105,9 +106,9 @@ private struct PassingOnLater: Interceptor {
 
 /// An object that only a value interceptor holds; it records the items the interceptor sees.
 private final class ValueSpy: Sendable {
-    let seen: Recorder<String>
+    let seen: LockedList<String>
 
-    init(recordingInto seen: Recorder<String>) {
+    init(recordingInto seen: LockedList<String>) {
         self.seen = seen
     }
 }
@@ -151,36 +152,36 @@ private func makeStore(
 
     // MARK: - The block
 
-    @Test(arguments: [true, false]) func builderIf_includesTheInterceptorOnlyWhenTaken(taken: Bool) throws {
-        let events = Recorder<String>()
+    @Test(arguments: [true, false]) func builderIf_includesTheInterceptorOnlyWhenTaken(taken: Bool) async throws {
+        let events = LockedList<String>()
         let store = makeStore(interceptors: Interceptors {
             Logging("always", into: events)
             if taken {
                 Logging("optional", into: events)
             }
         })
-        try store.dispatch(RecordApplied(label: "handled", events: events)).wait(timeout: .seconds(10))
+        try await store.dispatch(RecordApplied(label: "handled", events: events)).settled()
         let expected = taken
             ? ["start always", "start optional", "always:RecordApplied", "optional:RecordApplied", "handled"]
             : ["start always", "always:RecordApplied", "handled"]
-        #expect(events.values == expected)
+        #expect(events.all == expected)
     }
 
-    @Test(arguments: [true, false]) func builderIf_asTheWholeBlock_itemsPassWhetherTakenOrNot(taken: Bool) throws {
-        let events = Recorder<String>()
+    @Test(arguments: [true, false]) func builderIf_asTheWholeBlock_itemsPassWhetherTakenOrNot(taken: Bool) async throws {
+        let events = LockedList<String>()
         let store = makeStore(interceptors: Interceptors {
             if taken {
                 Logging("optional", into: events)
             }
         })
-        try store.dispatch(Increment(amount: 2)).wait(timeout: .seconds(10))
-        #expect(try store.dispatch(Constant(value: 3)).wait(timeout: .seconds(10)) == 3)
+        try await store.dispatch(Increment(amount: 2)).settled()
+        #expect(try await store.dispatch(Constant(value: 3)).settled() == 3)
         #expect(store.state.applied == [2])
-        #expect(events.values == (taken ? ["start optional", "optional:Increment", "optional:Constant"] : []))
+        #expect(events.all == (taken ? ["start optional", "optional:Increment", "optional:Constant"] : []))
     }
 
-    @Test(arguments: [true, false]) func builderIfElse_runsTheTakenBranchOnly_valueOrClosure(first: Bool) throws {
-        let events = Recorder<String>()
+    @Test(arguments: [true, false]) func builderIfElse_runsTheTakenBranchOnly_valueOrClosure(first: Bool) async throws {
+        let events = LockedList<String>()
         let store = makeStore(interceptors: Interceptors {
             if first {
                 Logging("first", into: events)
@@ -189,14 +190,14 @@ private func makeStore(
             }
             Logging("after", into: events)
         })
-        try store.dispatch(Increment()).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment()).settled()
         let branch = first ? "first" : "second"
-        #expect(events.values == ["start \(branch)", "start after", "\(branch):Increment", "after:Increment"])
+        #expect(events.all == ["start \(branch)", "start after", "\(branch):Increment", "after:Increment"])
         #expect(store.state.counter == 1)
     }
 
-    @Test(arguments: Branch.allCases) func builderSwitch_runsTheTakenCaseOnly(branch: Branch) throws {
-        let events = Recorder<String>()
+    @Test(arguments: Branch.allCases) func builderSwitch_runsTheTakenCaseOnly(branch: Branch) async throws {
+        let events = LockedList<String>()
         let store = makeStore(interceptors: Interceptors {
             switch branch {
             case .value:
@@ -207,45 +208,45 @@ private func makeStore(
                 Interceptors {}
             }
         })
-        try store.dispatch(Increment()).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment()).settled()
         let expected: [String] = switch branch {
         case .value: ["start value", "value:Increment"]
         case .closure: ["start closure", "closure:Increment"]
         case .nestedEmpty: []
         }
-        #expect(events.values == expected)
+        #expect(events.all == expected)
         #expect(store.state.counter == 1)
     }
 
-    @Test func builderFor_runsEachInterceptorInLoopOrder() throws {
-        let events = Recorder<String>()
+    @Test func builderFor_runsEachInterceptorInLoopOrder() async throws {
+        let events = LockedList<String>()
         let labels = ["A", "B", "C"]
         let store = makeStore(interceptors: Interceptors {
             for label in labels {
                 Logging(label, into: events)
             }
         })
-        try store.dispatch(RecordApplied(label: "handled", events: events)).wait(timeout: .seconds(10))
-        #expect(events.values == [
+        try await store.dispatch(RecordApplied(label: "handled", events: events)).settled()
+        #expect(events.all == [
             "start A", "start B", "start C", "A:RecordApplied", "B:RecordApplied", "C:RecordApplied", "handled",
         ])
     }
 
-    @Test func builderForOverNothing_itemsPass() throws {
-        let events = Recorder<String>()
+    @Test func builderForOverNothing_itemsPass() async throws {
+        let events = LockedList<String>()
         let labels: [String] = []
         let store = makeStore(interceptors: Interceptors {
             for label in labels {
                 Logging(label, into: events)
             }
         })
-        try store.dispatch(Increment(amount: 4)).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment(amount: 4)).settled()
         #expect(store.state.applied == [4])
-        #expect(events.values == [])
+        #expect(events.all == [])
     }
 
-    @Test func nestedInterceptors_runWhereWritten_startingInOrder() throws {
-        let events = Recorder<String>()
+    @Test func nestedInterceptors_runWhereWritten_startingInOrder() async throws {
+        let events = LockedList<String>()
         let inner = Interceptors {
             Logging("inner value", into: events)
             loggingClosure("inner closure", into: events)
@@ -255,8 +256,8 @@ private func makeStore(
             inner
             Logging("outer last", into: events)
         })
-        try store.dispatch(Increment()).wait(timeout: .seconds(10))
-        #expect(events.values == [
+        try await store.dispatch(Increment()).settled()
+        #expect(events.all == [
             "start outer first", "start inner value", "start inner closure", "start outer last",
             "outer first:Increment", "inner value:Increment", "inner closure:Increment", "outer last:Increment",
         ])
@@ -264,9 +265,9 @@ private func makeStore(
 
     /// A replacement made inside a nested group passes the rest of the group and what follows the
     /// group, not what came before it.
-    @Test func nestedInterceptors_replacementInside_passesTheRemainingInterceptorsOnly() throws {
-        let events = Recorder<String>()
-        let amounts = Recorder<String>()
+    @Test func nestedInterceptors_replacementInside_passesTheRemainingInterceptorsOnly() async throws {
+        let events = LockedList<String>()
+        let amounts = LockedList<String>()
         let amount = { (label: String) -> StoreInterceptor in
             { _ in
                 { next in
@@ -288,9 +289,9 @@ private func makeStore(
             amount("outer after")
             Logging("last", into: events)
         })
-        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
-        #expect(amounts.values == ["outer before:1", "inner before:1", "inner after:10", "outer after:10"])
-        #expect(events.values == ["start last", "last:Increment"])
+        try await store.dispatch(Increment(amount: 1)).settled()
+        #expect(amounts.all == ["outer before:1", "inner before:1", "inner after:10", "outer after:10"])
+        #expect(events.all == ["start last", "last:Increment"])
         #expect(store.state.applied == [10])
     }
 
@@ -301,14 +302,14 @@ private func makeStore(
         #expect(interceptors.isEmpty)
         #expect(Interceptors([]).isEmpty)
         let store = makeStore(interceptors: interceptors)
-        try store.dispatch(Increment(amount: 2)).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment(amount: 2)).settled()
         #expect(store.state.applied == [2])
-        #expect(try store.dispatch(Constant(value: 5)).wait(timeout: .seconds(10)) == 5)
-        try store.dispatch(IncrementLater(amount: 3)).wait(timeout: .seconds(10))
-        #expect(try await withTimeout { try await store.dispatch(AsyncAdd(amount: 1)).value } == 6)
+        #expect(try await store.dispatch(Constant(value: 5)).settled() == 5)
+        try await store.dispatch(IncrementLater(amount: 3)).settled()
+        #expect(try await store.dispatch(AsyncAdd(amount: 1)).settled() == 6)
         #expect(store.state.applied == [2, 3, 1])
-        #expect(rejection(of: store.dispatch(Fails(code: 8))) as? TestError == TestError(code: 8))
-        let unsupported = rejection(of: store.anyDispatch(NotHandleable()))
+        #expect(try await rejection(of: store.dispatch(Fails(code: 8))) as? TestError == TestError(code: 8))
+        let unsupported = try await rejection(of: store.anyDispatch(NotHandleable()))
         #expect(unsupported?.katana == .unsupportedDispatchable(item: "KatanaTests.NotHandleable"))
     }
 
@@ -317,8 +318,8 @@ private func makeStore(
     /// Each value's `start(in:)` and each closure's outer closure run once per store, in the order
     /// written (nested groups at their place), when the store starts and before any item, even
     /// one dispatched before the store was ready.
-    @Test func start_runsOncePerStore_inOrderWritten_beforeAnyItem() throws {
-        let events = Recorder<String>()
+    @Test func start_runsOncePerStore_inOrderWritten_beforeAnyItem() async throws {
+        let events = LockedList<String>()
         let held = HeldExecutor()
         let store = makeStore(
             interceptors: Interceptors {
@@ -333,22 +334,22 @@ private func makeStore(
             configuration: testConfiguration(stateInitializer: held)
         )
         let early = store.dispatch(Increment())
-        #expect(events.values == [])
+        #expect(events.all == [])
         held.runHeld()
-        try early.wait(timeout: .seconds(10))
-        try store.dispatch(Increment()).wait(timeout: .seconds(10))
+        try await early.settled()
+        try await store.dispatch(Increment()).settled()
         let labels = ["A", "B", "C", "D", "E", "F"]
-        #expect(events.values == labels.map { "start \($0)" } + labels.map { "\($0):Increment" } + labels.map { "\($0):Increment" })
+        #expect(events.all == labels.map { "start \($0)" } + labels.map { "\($0):Increment" } + labels.map { "\($0):Increment" })
     }
 
     /// One `Interceptors` value given to two stores: each store starts its own copy (every value's
     /// start and every closure's outer closure run once for each store), and what a value keeps
     /// from its start belongs to its store.
-    @Test func oneInterceptorsValueForTwoStores_eachStoreStartsItsOwnCopy() throws {
-        let starts = Counter()
-        let closureStarts = Counter()
-        let counters = Recorder<Counter>()
-        let dependencies = Recorder<ObjectIdentifier>()
+    @Test func oneInterceptorsValueForTwoStores_eachStoreStartsItsOwnCopy() async throws {
+        let starts = LockedValue(0)
+        let closureStarts = LockedValue(0)
+        let counters = LockedList<LockedValue<Int>>()
+        let dependencies = LockedList<ObjectIdentifier>()
         let countingStarts: StoreInterceptor = { _ in
             closureStarts.increment()
             return { next in next }
@@ -361,24 +362,24 @@ private func makeStore(
         let second = makeStore(interceptors: shared)
         #expect(starts.value == 2)
         #expect(closureStarts.value == 2)
-        for _ in 1...2 { try first.dispatch(Increment()).wait(timeout: .seconds(10)) }
-        for _ in 1...3 { try second.dispatch(Increment()).wait(timeout: .seconds(10)) }
-        #expect(counters.values.map(\.value) == [2, 3])
+        for _ in 1...2 { try await first.dispatch(Increment()).settled() }
+        for _ in 1...3 { try await second.dispatch(Increment()).settled() }
+        #expect(counters.all.map(\.value) == [2, 3])
         let firstID = ObjectIdentifier(first.dependencies)
         let secondID = ObjectIdentifier(second.dependencies)
         #expect(firstID != secondID)
-        #expect(dependencies.values == [firstID, firstID, secondID, secondID, secondID])
+        #expect(dependencies.all == [firstID, firstID, secondID, secondID, secondID])
         #expect(first.state.counter == 2)
         #expect(second.state.counter == 3)
     }
 
     /// A value given in Katana's closure form (`storeInterceptor`, in a `[StoreInterceptor]`):
     /// each store starts its own copy, and the value runs where the array puts it.
-    @Test func valueAsStoreInterceptor_eachStoreStartsItsOwnCopy_andRunsInArrayOrder() throws {
-        let starts = Counter()
-        let counters = Recorder<Counter>()
-        let dependencies = Recorder<ObjectIdentifier>()
-        let events = Recorder<String>()
+    @Test func valueAsStoreInterceptor_eachStoreStartsItsOwnCopy_andRunsInArrayOrder() async throws {
+        let starts = LockedValue(0)
+        let counters = LockedList<LockedValue<Int>>()
+        let dependencies = LockedList<ObjectIdentifier>()
+        let events = LockedList<String>()
         let closures: [StoreInterceptor] = [
             loggingClosure("a", into: events),
             PerStoreState(starts: starts, counters: counters, dependencies: dependencies).storeInterceptor,
@@ -387,13 +388,13 @@ private func makeStore(
         let first = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
         let second = TestStore(interceptors: closures, stateInitializer: { CounterState() }, configuration: testConfiguration())
         #expect(starts.value == 2)
-        for _ in 1...2 { try first.dispatch(Increment()).wait(timeout: .seconds(10)) }
-        try second.dispatch(Increment()).wait(timeout: .seconds(10))
-        #expect(counters.values.map(\.value) == [2, 1])
-        #expect(dependencies.values == [
+        for _ in 1...2 { try await first.dispatch(Increment()).settled() }
+        try await second.dispatch(Increment()).settled()
+        #expect(counters.all.map(\.value) == [2, 1])
+        #expect(dependencies.all == [
             ObjectIdentifier(first.dependencies), ObjectIdentifier(first.dependencies), ObjectIdentifier(second.dependencies),
         ])
-        #expect(events.values == [
+        #expect(events.all == [
             "start a", "start b", "start a", "start b",
             "a:Increment", "b:Increment", "a:Increment", "b:Increment", "a:Increment", "b:Increment",
         ])
@@ -405,15 +406,15 @@ private func makeStore(
 
     /// A value interceptor that keeps `next` and calls it later, from another thread: the item is
     /// handled then (its promise settled when the interceptor returned, as for a blocked item).
-    @Test func valueInterceptorCallingNextLaterFromAnotherThread_itemIsHandled() throws {
+    @Test func valueInterceptorCallingNextLaterFromAnotherThread_itemIsHandled() async throws {
         let passOn = Latch()
         let store = makeStore(interceptors: Interceptors { PassingOnLater(passOn: passOn) })
-        try store.dispatch(Increment(amount: 7)).wait(timeout: .seconds(10))
-        let sideEffect = rejection(of: store.dispatch(IncrementLater(amount: 3)))
+        try await store.dispatch(Increment(amount: 7)).settled()
+        let sideEffect = try await rejection(of: store.dispatch(IncrementLater(amount: 3)))
         #expect(sideEffect?.katana == .blockedByInterceptor(item: "KatanaTests.IncrementLater"))
         #expect(store.state.counter == 0)
         passOn.open()
-        #expect(eventually { store.state.counter == 10 }, "counter: \(store.state.counter)")
+        try await store.waitUntil("the counter to reach 10") { store.state.counter == 10 }
         #expect(Set(store.state.applied) == [7, 3])
     }
 
@@ -421,8 +422,8 @@ private func makeStore(
 
     /// The store keeps its value interceptors (and what they hold) alive for as long as it lives,
     /// and lets them go once it is released.
-    @Test func valueInterceptorObject_isKeptWhileStoreLives_andFreedWhenStoreIsReleased() throws {
-        let seen = Recorder<String>()
+    @Test func valueInterceptorObject_isKeptWhileStoreLives_andFreedWhenStoreIsReleased() async throws {
+        let seen = LockedList<String>()
         let spyReference: WeakValueSpy
         do {
             let store: TestStore
@@ -433,13 +434,13 @@ private func makeStore(
             }
             // Only the store holds the spy now.
             #expect(spyReference.spy != nil)
-            try store.dispatch(Increment(amount: 2)).wait(timeout: .seconds(5))
-            try store.dispatch(Constant(value: 1)).wait(timeout: .seconds(5))
-            #expect(seen.values == ["Increment", "Constant"])
+            try await store.dispatch(Increment(amount: 2)).settled()
+            try await store.dispatch(Constant(value: 1)).settled()
+            #expect(seen.all == ["Increment", "Constant"])
             #expect(spyReference.spy != nil)
             #expect(store.state.counter == 2)
         }
         // The store may let go of its interceptors asynchronously.
-        #expect(eventually(timeout: .seconds(5)) { spyReference.spy == nil })
+        try await poll("the interceptor to be released") { spyReference.spy == nil }
     }
 }

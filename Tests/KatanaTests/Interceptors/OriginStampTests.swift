@@ -1,4 +1,5 @@
 @testable import Katana
+import KatanaTestSupport
 import Testing
 
 /// An envelope's one-word origin stands for the origin it was made from.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Katana
+import KatanaTestSupport
 import Testing
 
 /// Interceptors learn how each side effect ended (`observeSideEffectEnds`): succeeded, failed with
@@ -34,7 +35,7 @@ import Testing
     struct Search: AsyncSideEffect {
         var query = ""
         var latestWins = false
-        let began: Recorder<String>
+        let began: LockedList<String>
         var cancellationID: SideEffectID? { "search" }
         var cancelsInFlight: Bool { latestWins }
         func sideEffect(_ context: Context) async throws {
@@ -45,8 +46,8 @@ import Testing
 
     /// Keeps every end its store reports, and the sequence the interceptors saw for each item.
     struct EndWatcher: Interceptor {
-        let ends: Recorder<SideEffectEnd>
-        let sequences: Recorder<UInt64>
+        let ends: LockedList<SideEffectEnd>
+        let sequences: LockedList<UInt64>
         var blocksNaps = false
 
         mutating func start(in context: any AnySideEffectContext) {
@@ -64,10 +65,10 @@ import Testing
     }
 
     final class Watched: Sendable {
-        let ends = Recorder<SideEffectEnd>()
+        let ends = LockedList<SideEffectEnd>()
         /// The searches whose bodies began.
-        let began = Recorder<String>()
-        let sequences = Recorder<UInt64>()
+        let began = LockedList<String>()
+        let sequences = LockedList<UInt64>()
         let store: CounterStore
 
         init(blocksNaps: Bool = false) {
@@ -77,7 +78,7 @@ import Testing
 
         /// The one end reported so far; fails the test when there is not exactly one.
         func onlyEnd(sourceLocation: SourceLocation = #_sourceLocation) throws -> SideEffectEnd {
-            let all = ends.values
+            let all = ends.all
             try #require(all.count == 1, "ends: \(all.map(\.outcome))", sourceLocation: sourceLocation)
             return all[0]
         }
@@ -89,7 +90,7 @@ import Testing
         let end = try watched.onlyEnd()
         #expect(end.outcome.description == "succeeded")
         #expect(end.item is Nap)
-        #expect(end.sequence == watched.sequences.values.first)
+        #expect(end.sequence == watched.sequences.all.first)
         #expect(end.duration >= .milliseconds(20))
         #expect(end.began)
     }
@@ -111,15 +112,15 @@ import Testing
         #expect(end.outcome.description == "succeeded")
         #expect(end.duration >= .milliseconds(40))
         await #expect(throws: TestError(code: 2)) { try await watched.store.dispatch(AsyncNap(fails: true)).value }
-        #expect(watched.ends.values.last?.outcome.description == "failed: \(TestError(code: 2))")
+        #expect(watched.ends.all.last?.outcome.description == "failed: \(TestError(code: 2))")
     }
 
     @Test func aSideEffectCancelledByItsPromise_endsCancelledByItsPromise() async throws {
         let watched = Watched()
         let promise = watched.store.dispatch(Search(began: watched.began))
-        #expect(await eventuallyAsync { watched.began.values == [""] })
+        try await watched.began.waitUntil { $0 == [""] }
         promise.cancel()
-        #expect(await eventuallyAsync { watched.ends.values.count == 1 })
+        try await watched.ends.waitForCount(1)
         let end = try watched.onlyEnd()
         #expect(end.outcome.description == "cancelled by its promise")
         #expect(end.began)
@@ -128,16 +129,16 @@ import Testing
     @Test func sideEffectsCancelledByID_andByLatestWins_sayWhichCancelledThem() async throws {
         let watched = Watched()
         let first = watched.store.dispatch(Search(query: "a", began: watched.began))
-        #expect(await eventuallyAsync { watched.began.values == ["a"] })
+        try await watched.began.waitUntil { $0 == ["a"] }
         #expect(watched.store.cancelSideEffects(id: "search") == 1)
         await #expect(throws: KatanaError.self) { try await first.value }
-        #expect(await eventuallyAsync { watched.ends.values.count == 1 })
+        try await watched.ends.waitForCount(1)
         let second = watched.store.dispatch(Search(query: "b", began: watched.began))
-        #expect(await eventuallyAsync { watched.began.values == ["a", "b"] })
+        try await watched.began.waitUntil { $0 == ["a", "b"] }
         let third = watched.store.dispatch(Search(query: "c", latestWins: true, began: watched.began))
         await #expect(throws: KatanaError.self) { try await second.value }
-        #expect(await eventuallyAsync { watched.ends.values.count == 2 })
-        let outcomes = watched.ends.values.map { "\(($0.item as? Search)?.query ?? "?"): \($0.outcome)" }
+        try await watched.ends.waitForCount(2)
+        let outcomes = watched.ends.all.map { "\(($0.item as? Search)?.query ?? "?"): \($0.outcome)" }
         #expect(outcomes == ["a: cancelled by its id", "b: cancelled by latest wins"])
         third.cancel()
     }
@@ -145,10 +146,10 @@ import Testing
     @Test func aShutdownThatCancelsWork_endsRunningSideEffectsCancelledByTheShutdown() async throws {
         let watched = Watched()
         let promise = watched.store.dispatch(Search(began: watched.began))
-        #expect(await eventuallyAsync { watched.began.values == [""] })
+        try await watched.began.waitUntil { $0 == [""] }
         await watched.store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .seconds(10))
         await #expect(throws: KatanaError.self) { try await promise.value }
-        #expect(await eventuallyAsync { watched.ends.values.count == 1 })
+        try await watched.ends.waitForCount(1)
         #expect(try watched.onlyEnd().outcome.description == "cancelled by a shutdown")
     }
 
@@ -157,11 +158,11 @@ import Testing
         try await watched.store.dispatch(Bump()).value
         await #expect(throws: KatanaError.self) { try await watched.store.dispatch(Nap()).value }
         try await watched.store.dispatch(AsyncNap()).value
-        #expect(watched.ends.values.map { "\(type(of: $0.item))" } == ["AsyncNap"])
+        #expect(watched.ends.all.map { "\(type(of: $0.item))" } == ["AsyncNap"])
     }
 
     @Test func aClosureInterceptorObservesEndsThroughItsContext() async throws {
-        let ends = Recorder<SideEffectEnd>()
+        let ends = LockedList<SideEffectEnd>()
         let store = CounterStore(interceptors: [
             { context in
                 context.observeSideEffectEnds { ends.append($0) }
@@ -169,7 +170,7 @@ import Testing
             },
         ])
         try await store.dispatch(Nap()).value
-        #expect(ends.values.count == 1)
+        #expect(ends.all.count == 1)
     }
 
     @Test func aContextOutsideAStore_keepsNoObserver() {
@@ -203,12 +204,12 @@ import Testing
     }
 
     @Test func theArticlesInterceptorReportsOnlyTheSlowSideEffect() async throws {
-        let lines = Recorder<String>()
+        let lines = LockedList<String>()
         let store = CounterStore(interceptors: Interceptors { SlowSideEffects { lines.append($0) } })
         try await store.dispatch(Nap()).value
         try await store.dispatch(LongNap()).value
-        #expect(lines.values.count == 1)
-        #expect(lines.values.first?.hasPrefix("LongNap #1 took ") == true)
-        #expect(lines.values.first?.hasSuffix(": succeeded") == true)
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.hasPrefix("LongNap #1 took ") == true)
+        #expect(lines.all.first?.hasSuffix(": succeeded") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Store semantics 4: the signpost hook reports every handled item.
 @Suite struct SignpostLoggerTests {
@@ -9,16 +10,16 @@ import Testing
     }
 
     @Test func signpostHook_reportsBeginAndEndWithNameKindAndDuration_forEveryHandledItem() async throws {
-        let events = Recorder<SignpostLogger.Event>()
+        let events = LockedList<SignpostLogger.Event>()
         let logger = SignpostLogger(hook: { events.append($0) })
         let store = makeStore(configuration: testConfiguration(signpostLogger: logger))
 
-        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
-        _ = rejection(of: store.dispatch(Fails(code: 1)))
-        _ = try store.dispatch(ReadCounter()).wait(timeout: .seconds(10))
-        _ = try await withTimeout { try await store.dispatch(AsyncAdd(amount: 2)).value }
+        try await store.dispatch(Increment(amount: 1)).settled()
+        _ = try await rejection(of: store.dispatch(Fails(code: 1)))
+        _ = try await store.dispatch(ReadCounter()).settled()
+        _ = try await store.dispatch(AsyncAdd(amount: 2)).settled()
 
-        let all = events.values
+        let all = events.all
         let begins = all.filter { $0.phase == .begin }
         let ends = all.filter { $0.phase != .begin }
         let expected = [
@@ -51,12 +52,12 @@ import Testing
         }
     }
 
-    @Test func signpostHook_updaterEventsAreReportedBeforeItsPromiseResolves() throws {
-        let events = Recorder<SignpostLogger.Event>()
+    @Test func signpostHook_updaterEventsAreReportedBeforeItsPromiseResolves() async throws {
+        let events = LockedList<SignpostLogger.Event>()
         let store = makeStore(configuration: testConfiguration(signpostLogger: SignpostLogger(hook: { events.append($0) })))
-        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
-        #expect(events.values.map(\.name) == ["KatanaTests.NoChange", "KatanaTests.NoChange"])
-        #expect(events.values.map(\.kind) == [.stateUpdater, .stateUpdater])
-        #expect(events.values.first?.phase == .begin)
+        try await store.dispatch(NoChange()).settled()
+        #expect(events.all.map(\.name) == ["KatanaTests.NoChange", "KatanaTests.NoChange"])
+        #expect(events.all.map(\.kind) == [.stateUpdater, .stateUpdater])
+        #expect(events.all.first?.phase == .begin)
     }
 }

@@ -1,13 +1,14 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A promise derived from a dispatch promise keeps the store the dispatch went to (as its engine's
 /// number, never a reference), so Katana 3.x chains such as
 /// `store.dispatch(A()).thenDispatch(B()).thenDispatch(C())` dispatch every step to that store.
 @Suite struct DerivedPromiseStoreTests {
     /// A store whose interceptor records, in order, the amount of every `Increment` it is given.
-    private func recordingStore(_ seen: Recorder<Int>) -> TestStore {
+    private func recordingStore(_ seen: LockedList<Int>) -> TestStore {
         makeStore(interceptors: [interceptor { item, next in
             if let increment = item as? Increment {
                 seen.append(increment.amount)
@@ -17,14 +18,14 @@ import Testing
     }
 
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func thenDispatch_threeStepChain_handlesEachItemOnTheStoreInOrder() throws {
-        let seen = Recorder<Int>()
+    @Test func thenDispatch_threeStepChain_handlesEachItemOnTheStoreInOrder() async throws {
+        let seen = LockedList<Int>()
         let store = recordingStore(seen)
-        try store.dispatch(Increment(amount: 1))
+        try await store.dispatch(Increment(amount: 1))
             .thenDispatch(Increment(amount: 2))
             .thenDispatch(Increment(amount: 3))
-            .wait(timeout: defaultTestTimeout)
-        #expect(seen.values == [1, 2, 3])
+            .settled()
+        #expect(seen.all == [1, 2, 3])
         #expect(store.state.applied == [1, 2, 3])
     }
 
@@ -37,25 +38,25 @@ import Testing
             .thenDispatch(ReadCounter())
             .thenDispatch { counter in Increment(amount: counter * 10) }
             .thenDispatch(AsyncAdd(amount: 5))
-        let counter = try await withTimeout(defaultTestTimeout) { try await chain.value }
+        let counter = try await chain.settled()
         #expect(counter == 27)
         #expect(store.state.applied == [2, 20, 5])
     }
 
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func thenDispatch_afterThen_dispatchesToTheSameStore() throws {
+    @Test func thenDispatch_afterThen_dispatchesToTheSameStore() async throws {
         let store = makeStore()
-        let log = Recorder<String>()
-        try store.dispatch(Increment(amount: 1)).then { _ in
+        let log = LockedList<String>()
+        try await store.dispatch(Increment(amount: 1)).then { _ in
             log.append("then")
-        }.thenDispatch(Increment(amount: 2)).wait(timeout: defaultTestTimeout)
-        #expect(log.values == ["then"])
+        }.thenDispatch(Increment(amount: 2)).settled()
+        #expect(log.all == ["then"])
         #expect(store.state.applied == [1, 2])
     }
 
     /// Every operator that makes a new promise from one promise passes the store on.
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func everyOperatorOnADispatchPromise_keepsItsStore() throws {
+    @Test func everyOperatorOnADispatchPromise_keepsItsStore() async throws {
         let operators: [(name: String, apply: @Sendable (Promise<Int>) -> Promise<Int>)] = [
             ("then (value)", { $0.then { $0 + 1 } }),
             ("then (promise)", { $0.then { Promise(resolved: $0) } }),
@@ -76,36 +77,36 @@ import Testing
         for (index, entry) in operators.enumerated() {
             let amount = index + 1
             let derived = entry.apply(store.dispatch(Constant(value: 1)))
-            try derived.thenDispatch(Increment(amount: amount)).wait(timeout: defaultTestTimeout)
+            try await derived.thenDispatch(Increment(amount: amount)).settled()
             #expect(store.state.applied.last == amount, "\(entry.name)")
         }
         #expect(store.state.applied == Array(1...operators.count))
     }
 
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func thenDispatch_afterTheStoreIsReleased_rejectsWithStoreDeallocated() throws {
+    @Test func thenDispatch_afterTheStoreIsReleased_rejectsWithStoreDeallocated() async throws {
         var store: TestStore? = makeStore()
         weak let weakStore = store
         let first = try #require(store?.dispatch(Increment(amount: 1)))
-        try first.wait(timeout: defaultTestTimeout)
+        try await first.settled()
         let gate = Controlled<Void>()
         let chain = first.then { _ in gate.promise }.thenDispatch(Increment(amount: 2))
         store = nil
         // The chain holds the store's number only: it does not keep the store alive (the store goes
         // once the thread that handled `first` lets go of it, just after `first` settled).
-        #expect(eventually { weakStore == nil })
+        try await poll("the store to be released") { weakStore == nil }
         gate.resolve(())
-        #expect(rejection(of: chain, timeout: defaultTestTimeout)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
+        #expect(try await rejection(of: chain)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
     }
 
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func thenDispatch_chainedFromAPromiseWithoutStore_rejectsWithoutStore() {
+    @Test func thenDispatch_chainedFromAPromiseWithoutStore_rejectsWithoutStore() async throws {
         let chained = Promise(resolved: 1).then { $0 + 1 }.recover { _ in Promise(resolved: 0) }
-        let error = rejection(of: chained.thenDispatch(Increment(amount: 1)), timeout: defaultTestTimeout)
+        let error = try await rejection(of: chained.thenDispatch(Increment(amount: 1)))
         #expect(error?.katana == .thenDispatchWithoutStore(item: "KatanaTests.Increment"))
 
         let made = Promise<Int> { resolve, _ in resolve(1) }.retry(2).timeout(timeout: 600)
-        let madeError = rejection(of: made.thenDispatch(Increment(amount: 1)), timeout: defaultTestTimeout)
+        let madeError = try await rejection(of: made.thenDispatch(Increment(amount: 1)))
         #expect(madeError?.katana == .thenDispatchWithoutStore(item: "KatanaTests.Increment"))
     }
 
@@ -113,15 +114,15 @@ import Testing
     /// store; over promises of several stores (or none), and for `map` and `reduce`, whose promises
     /// are made later, there is no store.
     @available(*, deprecated, message: "Exercises the deprecated thenDispatch")
-    @Test func combinators_keepTheStoreOnlyWhenEveryPromiseSharesIt() throws {
+    @Test func combinators_keepTheStoreOnlyWhenEveryPromiseSharesIt() async throws {
         let store = makeStore()
         let other = makeStore()
-        try Promise.all([store.dispatch(Constant(value: 1)), store.dispatch(Constant(value: 2))])
-            .thenDispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
-        try any(store.dispatch(Constant(value: 1)), store.dispatch(Constant(value: 2)))
-            .thenDispatch(Increment(amount: 2)).wait(timeout: defaultTestTimeout)
-        try Promise<Void>.zip(store.dispatch(Constant(value: 1)), store.dispatch(Increment(amount: 3)))
-            .thenDispatch(Increment(amount: 4)).wait(timeout: defaultTestTimeout)
+        try await Promise.all([store.dispatch(Constant(value: 1)), store.dispatch(Constant(value: 2))])
+            .thenDispatch(Increment(amount: 1)).settled()
+        try await any(store.dispatch(Constant(value: 1)), store.dispatch(Constant(value: 2)))
+            .thenDispatch(Increment(amount: 2)).settled()
+        try await Promise<Void>.zip(store.dispatch(Constant(value: 1)), store.dispatch(Increment(amount: 3)))
+            .thenDispatch(Increment(amount: 4)).settled()
         #expect(store.state.applied == [1, 2, 3, 4])
 
         let withoutStore: [(name: String, promise: Promise<Void>)] = [
@@ -134,7 +135,7 @@ import Testing
             ("reduce", reduce([1], 0) { _, value in store.dispatch(Constant(value: value)) }.void),
         ]
         for entry in withoutStore {
-            let error = rejection(of: entry.promise.thenDispatch(Increment(amount: 9)), timeout: defaultTestTimeout)
+            let error = try await rejection(of: entry.promise.thenDispatch(Increment(amount: 9)))
             #expect(error?.katana == .thenDispatchWithoutStore(item: "KatanaTests.Increment"), "\(entry.name)")
         }
         #expect(store.state.applied == [1, 2, 3, 4])

@@ -1,10 +1,11 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Records what `wait(timeout:)` throws when called where it runs.
 private struct WaitInsideUpdater: StateUpdater {
-    let outcome: Recorder<String>
+    let outcome: LockedList<String>
     let pending: Promise<Int>
     func updateState(_ state: inout CounterState) {
         outcome.append(describeWait(on: pending))
@@ -28,24 +29,26 @@ private func describeWait(on promise: Promise<Int>) -> String {
 }
 
 @Suite struct PromiseWaitTests {
-    @Test func wait_returnsValueSettledLaterOnAnotherThread() throws {
+    // `wait` blocks its thread: the waits these tests are about run on a thread of their own.
+
+    @Test func wait_returnsValueSettledLaterOnAnotherThread() async throws {
         let source = Controlled<String>()
         DispatchQueue.global().async { source.resolve("later") }
-        #expect(try source.promise.wait(timeout: .seconds(10)) == "later")
+        #expect(try await onThreadOfItsOwn("wait") { try source.promise.wait(timeout: .seconds(10)) } == "later")
     }
 
-    @Test func wait_throwsTheRejection() {
+    @Test func wait_throwsTheRejection() async throws {
         let source = Controlled<Int>()
         DispatchQueue.global().async { source.reject(TestError(code: 13)) }
-        #expect(throws: TestError(code: 13)) {
-            try source.promise.wait(timeout: .seconds(10))
+        await #expect(throws: TestError(code: 13)) {
+            try await onThreadOfItsOwn("wait") { try source.promise.wait(timeout: .seconds(10)) }
         }
     }
 
-    @Test func wait_onNeverSettlingPromise_throwsWaitTimedOut() {
+    @Test func wait_onNeverSettlingPromise_throwsWaitTimedOut() async throws {
         let never = Controlled<Int>()
-        #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(50))) {
-            try never.promise.wait(timeout: .milliseconds(50))
+        await #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(50))) {
+            try await onThreadOfItsOwn("wait") { try never.promise.wait(timeout: .milliseconds(50)) }
         }
         #expect(never.promise.isPending)
     }
@@ -57,33 +60,33 @@ private func describeWait(on promise: Promise<Int>) -> String {
         }
     }
 
-    @Test func waitInsideStateUpdater_throwsWaitOnStoreQueue() throws {
+    @Test func waitInsideStateUpdater_throwsWaitOnStoreQueue() async throws {
         let store = makeStore()
-        let outcome = Recorder<String>()
+        let outcome = LockedList<String>()
         let never = Controlled<Int>()
-        try store.dispatch(WaitInsideUpdater(outcome: outcome, pending: never.promise)).wait(timeout: .seconds(10))
+        try await store.dispatch(WaitInsideUpdater(outcome: outcome, pending: never.promise)).settled()
         // A pending promise would deadlock; an already settled one just gives its value.
-        #expect(outcome.values == ["waitOnStoreQueue", "value 5"])
+        #expect(outcome.all == ["waitOnStoreQueue", "value 5"])
         #expect(store.state.counter == 1)
     }
 
-    @Test func waitInsideInterceptor_throwsWaitOnStoreQueue() throws {
-        let outcome = Recorder<String>()
+    @Test func waitInsideInterceptor_throwsWaitOnStoreQueue() async throws {
+        let outcome = LockedList<String>()
         let never = Controlled<Int>()
         let waiting = interceptor { item, next in
             outcome.append(describeWait(on: never.promise))
             try next(item)
         }
         let store = makeStore(interceptors: [waiting])
-        try store.dispatch(Increment(amount: 2)).wait(timeout: .seconds(10))
-        #expect(outcome.values == ["waitOnStoreQueue"])
+        try await store.dispatch(Increment(amount: 2)).settled()
+        #expect(outcome.all == ["waitOnStoreQueue"])
         #expect(store.state.counter == 2)
     }
 
     /// Interceptors are initialised on the store's queue before it is ready, so waiting there on a
     /// dispatch can never succeed: it must be reported, not sit out the timeout.
-    @Test func waitInsideInterceptorInitialisation_throwsWaitOnStoreQueue() throws {
-        let outcome = Recorder<String>()
+    @Test func waitInsideInterceptorInitialisation_throwsWaitOnStoreQueue() async throws {
+        let outcome = LockedList<String>()
         let waitingAtStart = interceptor(onStart: { context in
             do {
                 try context.dispatch(Increment(amount: 1)).wait(timeout: .seconds(1))
@@ -95,39 +98,39 @@ private func describeWait(on promise: Promise<Int>) -> String {
             }
         }) { item, next in try next(item) }
         let store = makeStore(interceptors: [waitingAtStart])
-        #expect(outcome.values == ["waitOnStoreQueue"])
-        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
+        #expect(outcome.all == ["waitOnStoreQueue"])
+        try await store.dispatch(NoChange()).settled()
         #expect(store.state.applied == [1])
     }
 
-    @Test func waitInsideImmediateListener_throwsWaitOnStoreQueue() throws {
+    @Test func waitInsideImmediateListener_throwsWaitOnStoreQueue() async throws {
         let store = makeStore(configuration: testConfiguration(listeners: ImmediateExecutor()))
-        let outcome = Recorder<String>()
+        let outcome = LockedList<String>()
         let never = Controlled<Int>()
         store.addListener { _, _ in outcome.append(describeWait(on: never.promise)) }
-        try store.dispatch(Increment()).wait(timeout: .seconds(10))
-        #expect(eventually { outcome.values.count == 1 })
-        #expect(outcome.values == ["waitOnStoreQueue"])
+        try await store.dispatch(Increment()).settled()
+        try await outcome.waitForCount(1)
+        #expect(outcome.all == ["waitOnStoreQueue"])
     }
 
-    @Test func waitInsideSideEffect_isAllowed() throws {
+    @Test func waitInsideSideEffect_isAllowed() async throws {
         let store = makeStore()
-        try store.dispatch(IncrementLater(amount: 6)).wait(timeout: .seconds(10))
+        try await store.dispatch(IncrementLater(amount: 6)).settled()
         #expect(store.state.counter == 6)
     }
 
     @Test func value_returnsTheFulfilledValue() async throws {
         let source = Controlled<Int>()
         DispatchQueue.global().async { source.resolve(99) }
-        #expect(try await withTimeout { try await source.promise.value } == 99)
-        #expect(try await withTimeout { try await Promise(resolved: 1).value } == 1)
+        #expect(try await withTimeout("the value") { try await source.promise.value } == 99)
+        #expect(try await withTimeout("the value") { try await Promise(resolved: 1).value } == 1)
     }
 
-    @Test func value_throwsTheRejection() async {
+    @Test func value_throwsTheRejection() async throws {
         let source = Controlled<Int>()
         DispatchQueue.global().async { source.reject(TestError(code: 98)) }
         await #expect(throws: TestError(code: 98)) {
-            try await withTimeout { try await source.promise.value }
+            try await withTimeout("the value") { try await source.promise.value }
         }
     }
 }

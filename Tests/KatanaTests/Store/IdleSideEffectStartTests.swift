@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Reads the counter from a typed async side effect.
 private struct ReadCounterAsync: AsyncSideEffect {
@@ -13,7 +14,7 @@ private struct ReadCounterAsync: AsyncSideEffect {
 /// A side effect dispatched to an idle store starts from the dispatching thread, without a hop
 /// through the store's queue; anything dispatched before it still comes first.
 @Suite struct IdleSideEffectStartTests {
-    // Async tests that poll without blocking: the async side effects need the cooperative thread
+    // Async tests that wait without blocking: the async side effects need the cooperative thread
     // pool, which blocking waits in parallel tests could exhaust.
     @Test func sideEffectOnAnIdleStore_startsWithoutTheStoreQueue() async throws {
         let store = makeStore()
@@ -23,9 +24,9 @@ private struct ReadCounterAsync: AsyncSideEffect {
         defer { store.engine.updaterQueue.resume() }
         let read = store.dispatch(ReadCounter())
         let readAsync = store.dispatch(ReadCounterAsync())
-        #expect(await eventuallyAsync { !read.isPending && !readAsync.isPending })
-        #expect(read.outcome.flatMap { try? $0.get() } == 0)
-        #expect(readAsync.outcome.flatMap { try? $0.get() } == 0)
+        // Awaiting a promise observes it; unlike `wait`, it handles nothing on this thread.
+        #expect(try await read.settled() == 0)
+        #expect(try await readAsync.settled() == 0)
     }
 
     @Test func sideEffectAfterAWaitingUpdater_waitsForIt() async throws {
@@ -38,22 +39,21 @@ private struct ReadCounterAsync: AsyncSideEffect {
         #expect(read.isPending)
         #expect(readAsync.isPending)
         store.engine.updaterQueue.resume()
-        #expect(await eventuallyAsync { !read.isPending && !readAsync.isPending })
-        #expect(read.outcome.flatMap { try? $0.get() } == 7)
-        #expect(readAsync.outcome.flatMap { try? $0.get() } == 7)
+        #expect(try await read.settled() == 7)
+        #expect(try await readAsync.settled() == 7)
     }
 
-    @Test func sideEffectsDispatchedRightAfterUpdaters_alwaysSeeThem() throws {
+    @Test func sideEffectsDispatchedRightAfterUpdaters_alwaysSeeThem() async throws {
         let store = makeStore()
         for expected in 1 ... 500 {
             store.dispatch(Increment())
-            #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == expected)
+            #expect(try await store.dispatch(ReadCounter()).settled() == expected)
         }
     }
 
-    @Test func withInterceptors_aSideEffectStillStartsWithoutTheStoreQueue_andItsInterceptorsRunOnItsWorker() throws {
-        let seen = Recorder<String>()
-        let onStoreQueue = Recorder<Bool>()
+    @Test func withInterceptors_aSideEffectStillStartsWithoutTheStoreQueue_andItsInterceptorsRunOnItsWorker() async throws {
+        let seen = LockedList<String>()
+        let onStoreQueue = LockedList<Bool>()
         let recorder: StoreInterceptor = { _ in
             { next in
                 { item in
@@ -66,8 +66,8 @@ private struct ReadCounterAsync: AsyncSideEffect {
         let store = makeStore(interceptors: [recorder])
         store.engine.updaterQueue.suspend()
         defer { store.engine.updaterQueue.resume() }
-        #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == 0)
-        #expect(seen.values == ["ReadCounter"])
-        #expect(onStoreQueue.values == [false])
+        #expect(try await store.dispatch(ReadCounter()).settled() == 0)
+        #expect(seen.all == ["ReadCounter"])
+        #expect(onStoreQueue.all == [false])
     }
 }

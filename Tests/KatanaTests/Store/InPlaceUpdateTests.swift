@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A state with a big array, built with room to grow so an append never has to reallocate.
 private struct BigState: State {
@@ -20,7 +21,7 @@ private struct BufferAddresses: Equatable, Sendable {
 /// Appends to the big array and records the array buffer's address before and after.
 private struct AppendAndProbe: StateUpdater {
     let value: Int
-    let probe: Recorder<BufferAddresses>
+    let probe: LockedList<BufferAddresses>
     func updateState(_ state: inout BigState) {
         let before = state.items.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         state.items.append(value)
@@ -41,16 +42,16 @@ private func makeBigStore() -> BigStore {
 
 /// Store semantics 6: an updater mutates a large state in place when nothing else holds it.
 @Suite struct InPlaceUpdateTests {
-    @Test func updaterAppendingToBigArray_doesNotCopyItWithoutListeners() throws {
+    @Test func updaterAppendingToBigArray_doesNotCopyItWithoutListeners() async throws {
         let store = makeBigStore()
-        let probe = Recorder<BufferAddresses>()
+        let probe = LockedList<BufferAddresses>()
         var last: Promise<Void>?
         for value in 1...20 {
             last = store.dispatch(AppendAndProbe(value: value, probe: probe))
         }
-        try last?.wait(timeout: .seconds(10))
+        try await last?.settled()
 
-        let addresses = probe.values
+        let addresses = probe.all
         try #require(addresses.count == 20)
         // No copy inside an update...
         #expect(addresses.allSatisfy { $0.before == $0.after })
@@ -61,15 +62,15 @@ private func makeBigStore() -> BigStore {
     }
 
     /// Control: the probe does see a copy when a listener keeps the previous state.
-    @Test func updaterAppendingToBigArray_copiesWhenListenerNeedsOldState() throws {
+    @Test func updaterAppendingToBigArray_copiesWhenListenerNeedsOldState() async throws {
         let store = makeBigStore()
-        let oldCounts = Recorder<Int>()
+        let oldCounts = LockedList<Int>()
         store.addListener { old, _ in oldCounts.append(old.items.count) }
-        let probe = Recorder<BufferAddresses>()
-        try store.dispatch(AppendAndProbe(value: 1, probe: probe)).wait(timeout: .seconds(10))
-        let addresses = probe.values
+        let probe = LockedList<BufferAddresses>()
+        try await store.dispatch(AppendAndProbe(value: 1, probe: probe)).settled()
+        let addresses = probe.all
         try #require(addresses.count == 1)
         #expect(addresses[0].before != addresses[0].after)
-        #expect(eventually { oldCounts.values == [1_000_000] })
+        try await oldCounts.waitUntil { $0 == [1_000_000] }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The listener executors Katana's order is checked on.
 enum ListenerQueueKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -22,9 +23,9 @@ enum ListenerQueueKind: String, CaseIterable, Sendable, CustomTestStringConverti
 
 /// A store with `count` listeners, each recording the new counter into its own recorder after a
 /// short delay (which widens the window in which a promise settled too early would be seen).
-private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKind) -> (TestStore, [Recorder<Int>]) {
+private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKind) -> (TestStore, [LockedList<Int>]) {
     let store = makeStore(configuration: queue.configuration)
-    let recorders = (0..<count).map { _ in Recorder<Int>() }
+    let recorders = (0..<count).map { _ in LockedList<Int>() }
     for recorder in recorders {
         store.addListener { _, new in
             usleep(200)
@@ -38,12 +39,12 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
 /// registered when the update was applied has been called with that change.
 @Suite struct KatanaOrderTests {
     @Test(arguments: ListenerQueueKind.allCases, [1, 3])
-    func listenerEffects_areVisibleAfterWait_forEachOf50Updates(queue: ListenerQueueKind, listeners: Int) throws {
+    func listenerEffects_areVisibleAfterWait_forEachOf50Updates(queue: ListenerQueueKind, listeners: Int) async throws {
         let (store, recorders) = storeWithRecordingListeners(listeners, on: queue)
         var missing: [Int] = []
         for expected in 1...50 {
-            try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-            if !recorders.allSatisfy({ $0.values.contains(expected) }) {
+            try await store.dispatch(Increment()).settled()
+            if !recorders.allSatisfy({ $0.all.contains(expected) }) {
                 missing.append(expected)
             }
         }
@@ -52,13 +53,13 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
     }
 
     @Test(arguments: ListenerQueueKind.allCases, [1, 3])
-    func listenerEffects_areVisibleInThen_forEachOf50Updates(queue: ListenerQueueKind, listeners: Int) throws {
+    func listenerEffects_areVisibleInThen_forEachOf50Updates(queue: ListenerQueueKind, listeners: Int) async throws {
         let (store, recorders) = storeWithRecordingListeners(listeners, on: queue)
         var missing: [Int] = []
         for expected in 1...50 {
-            let seenInThen = try store.dispatch(Increment())
-                .then { _ in recorders.allSatisfy { $0.values.contains(expected) } }
-                .wait(timeout: defaultTestTimeout)
+            let seenInThen = try await store.dispatch(Increment())
+                .then { _ in recorders.allSatisfy { $0.all.contains(expected) } }
+                .settled()
             if !seenInThen {
                 missing.append(expected)
             }
@@ -67,54 +68,53 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
         #expect(missing == [])
     }
 
-    @Test func listenerFlag_isSetWhenWaitReturns_evenForASlowListener() throws {
+    @Test func listenerFlag_isSetWhenWaitReturns_evenForASlowListener() async throws {
         let store = makeStore()
-        let latestSeen = Recorder<Int>()
+        let latestSeen = LockedList<Int>()
         store.addListener { _, new in
             usleep(5_000)
             latestSeen.append(new.counter)
         }
-        try store.dispatch(Increment(amount: 4)).wait(timeout: defaultTestTimeout)
-        #expect(latestSeen.values == [4])
+        try await store.dispatch(Increment(amount: 4)).settled()
+        #expect(latestSeen.all == [4])
     }
 
-    @Test func withNoListeners_updaterPromiseSettles() throws {
+    @Test func withNoListeners_updaterPromiseSettles() async throws {
         let store = makeStore()
         for _ in 1...50 {
-            try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
+            try await store.dispatch(Increment()).settled()
         }
         #expect(store.state.counter == 50)
     }
 
-    @Test func unsubscribedListener_isNeitherCalledNorAwaited() throws {
+    @Test func unsubscribedListener_isNeitherCalledNorAwaited() async throws {
         let store = makeStore()
-        let heard = Recorder<Int>()
+        let heard = LockedList<Int>()
         let unsubscribe = store.addListener { _, new in
             usleep(1_000)
             heard.append(new.counter)
         }
-        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
+        try await store.dispatch(Increment()).settled()
         unsubscribe()
-        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
+        try await store.dispatch(Increment()).settled()
         #expect(store.state.counter == 2)
-        #expect(heard.values == [1])
+        #expect(heard.all == [1])
     }
 
-    @Test func stateUpdatesNobodyIterates_doesNotHoldBackDispatchPromises() throws {
+    @Test func stateUpdatesNobodyIterates_doesNotHoldBackDispatchPromises() async throws {
         let store = makeStore()
         let updates = store.stateUpdates
-        try withExtendedLifetime(updates) {
-            for _ in 1...50 {
-                try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-            }
+        for _ in 1...50 {
+            try await store.dispatch(Increment()).settled()
         }
+        withExtendedLifetime(updates) {}
         #expect(store.state.counter == 50)
     }
 
     @Test func stateUpdatesConsumedSlowly_doesNotHoldBackDispatchPromises() async throws {
         let store = makeStore()
         let updates = store.stateUpdates
-        let consumed = Counter()
+        let consumed = LockedValue(0)
         let slowConsumer = Task {
             for await _ in updates {
                 consumed.increment()
@@ -126,7 +126,7 @@ private func storeWithRecordingListeners(_ count: Int, on queue: ListenerQueueKi
         // concurrency's (shared, two-thread) pool than it must: each promise settles whatever the
         // consumer does, and awaiting a settled promise does not wait for anything.
         let promises = (1...20).map { _ in store.dispatch(Increment()) }
-        try await withTimeout(defaultTestTimeout) {
+        try await withTimeout("WHAT") {
             for promise in promises {
                 try await promise.value
             }

@@ -2,16 +2,17 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Records how deeply listener calls are nested (1 = not nested) and each change they receive.
 private final class ListenerProbe: Sendable {
-    private let inside = Counter()
+    private let inside = LockedValue(0)
     /// The nesting depth seen on entering each call.
-    let depths = Recorder<Int>()
-    let changes = Recorder<Change>()
+    let depths = LockedList<Int>()
+    let changes = LockedList<Change>()
     /// How many calls arrived while a waiting block on the listeners' executor was still running.
-    let callsDuringWaitingBlock = Counter()
-    let waitingBlocks = Counter()
+    let callsDuringWaitingBlock = LockedValue(0)
+    let waitingBlocks = LockedValue(0)
 
     func call(_ old: CounterState, _ new: CounterState, body: () -> Void = {}) {
         depths.append(inside.increment())
@@ -21,16 +22,34 @@ private final class ListenerProbe: Sendable {
         inside.decrement()
     }
 
-    var maxDepth: Int { depths.values.max() ?? 0 }
+    var maxDepth: Int { depths.all.max() ?? 0 }
 }
 
-/// Whether `changes` are `count` consecutive changes by one from 0: in order, none missing.
-private func areConsecutiveIncrements(_ changes: [Change], count: Int) -> Bool {
-    changes == (0..<count).map { Change($0, $0 + 1) }
+extension ListenerProbe {
+    /// Waits for `count` listener calls, then checks that they were `count` consecutive changes by
+    /// one from 0 (in order, none missing), none nested, none during a waiting block.
+    func expectConsecutiveUnnestedCalls(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let changes = try await self.changes.waitUntil("\(count) listener calls") { $0.count == count }
+        #expect(changes == (0..<count).map { Change($0, $0 + 1) }, sourceLocation: sourceLocation)
+        #expect(maxDepth == 1, sourceLocation: sourceLocation)
+        #expect(callsDuringWaitingBlock.value == 0, sourceLocation: sourceLocation)
+    }
 }
 
-/// Runs `body` as a block on `queue` (the listeners' executor) and waits (bounded) for it to finish.
-private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) -> Bool {
+/// Dispatches an increment and blocks until its promise settles (the wait under test); notes in
+/// `outcomes` how the wait ended.
+private func incrementAndWait(_ store: TestStore, noting outcomes: LockedList<String>) {
+    do {
+        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
+        outcomes.append("fulfilled")
+    } catch {
+        outcomes.append("\(error)")
+    }
+}
+
+/// Queues `body` as a block on `queue` (the listeners' executor), counted as a waiting block while
+/// it runs; the latch returned opens once it has run.
+private func queueWaitingBlock(on queue: DispatchQueue, probe: ListenerProbe, _ body: @escaping @Sendable () -> Void) -> Latch {
     let done = Latch()
     queue.async {
         probe.waitingBlocks.increment()
@@ -38,81 +57,45 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
         probe.waitingBlocks.decrement()
         done.open()
     }
-    return done.wait(timeout: .seconds(10))
+    return done
 }
 
 /// Store semantics 2: a wait never dead-locks on Katana's order, when the waiting thread is the one
 /// the listeners run on; the listener calls then follow in order, never nested.
 @Suite struct ListenerExecutorWaitTests {
-    @Test func listenerWaitingOnItsOwnStore_returns_andLaterCallsFollowInOrderUnnested() throws {
+    @Test func listenerWaitingOnItsOwnStore_returns_andLaterCallsFollowInOrderUnnested() async throws {
         let store = makeStore()
         let probe = ListenerProbe()
-        let waitErrors = Recorder<String>()
+        let outcomes = LockedList<String>()
         store.addListener { [weak store] old, new in
             probe.call(old, new) {
                 guard let store, new.counter < 5 else { return }
-                do {
-                    try store.dispatch(Increment()).wait(timeout: .seconds(5))
-                } catch {
-                    waitErrors.append("\(error)")
-                }
+                incrementAndWait(store, noting: outcomes)
             }
         }
-        try store.dispatch(Increment()).wait(timeout: .seconds(5))
-        #expect(eventually(timeout: .seconds(10)) { probe.changes.values.count == 5 })
-        #expect(waitErrors.values == [])
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 5), "\(probe.changes.values)")
-        #expect(probe.maxDepth == 1)
+        try await store.dispatch(Increment()).settled()
+        try await probe.expectConsecutiveUnnestedCalls(5)
+        #expect(outcomes.all == Array(repeating: "fulfilled", count: 4))
         #expect(store.state.counter == 5)
     }
 
-    @Test func waitFromBlockOnListenerQueue_returns_andItsListenerCallFollowsUnnested() {
+    @Test(arguments: [1, 10])
+    func waitsInARowFromBlockOnListenerQueue_allReturn_andTheirListenerCallsFollowInOrderUnnested(waits: Int) async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
         store.addListener { old, new in probe.call(old, new) }
-        let outcomes = Recorder<String>()
-        let finished = runOnListenerQueue(listenerQueue, probe: probe) {
-            do {
-                try store.dispatch(Increment()).wait(timeout: .seconds(5))
-                outcomes.append("fulfilled")
-            } catch {
-                outcomes.append("\(error)")
+        let outcomes = LockedList<String>()
+        try await queueWaitingBlock(on: listenerQueue, probe: probe) {
+            for _ in 1...waits {
+                incrementAndWait(store, noting: outcomes)
             }
-        }
-        #expect(finished)
-        #expect(outcomes.values == ["fulfilled"])
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 1 })
-        #expect(probe.changes.values == [Change(0, 1)])
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
+        }.opened("the block on the listeners' queue to finish")
+        #expect(outcomes.all == Array(repeating: "fulfilled", count: waits))
+        try await probe.expectConsecutiveUnnestedCalls(waits)
     }
 
-    @Test func tenWaitsInARowFromBlockOnListenerQueue_allReturn_andListenerCallsFollowInOrderUnnested() {
-        let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
-        let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
-        let probe = ListenerProbe()
-        store.addListener { old, new in probe.call(old, new) }
-        let outcomes = Recorder<String>()
-        let finished = runOnListenerQueue(listenerQueue, probe: probe) {
-            for _ in 1...10 {
-                do {
-                    try store.dispatch(Increment()).wait(timeout: .seconds(5))
-                    outcomes.append("fulfilled")
-                } catch {
-                    outcomes.append("\(error)")
-                }
-            }
-        }
-        #expect(finished)
-        #expect(outcomes.values == Array(repeating: "fulfilled", count: 10))
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 10 })
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 10), "\(probe.changes.values)")
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
-    }
-
-    @Test func waitFromBlockOnListenerQueue_withEarlierChangesStillUndelivered_keepsListenerOrder() {
+    @Test func waitFromBlockOnListenerQueue_withEarlierChangesStillUndelivered_keepsListenerOrder() async throws {
         let listenerQueue = DispatchQueue(label: "test.listeners.waiting")
         let store = makeStore(configuration: testConfiguration(listeners: listenerQueue))
         let probe = ListenerProbe()
@@ -120,30 +103,16 @@ private func runOnListenerQueue(_ queue: DispatchQueue, probe: ListenerProbe, _ 
             probe.call(old, new) { usleep(200) }
         }
         let holdQueue = Latch()
-        let outcomes = Recorder<String>()
+        let outcomes = LockedList<String>()
         // Keep the listener queue busy so that the next changes wait for delivery.
-        listenerQueue.async { holdQueue.wait(timeout: .seconds(5)) }
+        listenerQueue.async { holdQueue.wait(timeout: holdTimeout) }
         for _ in 1...5 {
             store.dispatch(Increment())
         }
-        let done = Latch()
-        listenerQueue.async {
-            probe.waitingBlocks.increment()
-            do {
-                try store.dispatch(Increment()).wait(timeout: .seconds(5))
-                outcomes.append("fulfilled")
-            } catch {
-                outcomes.append("\(error)")
-            }
-            probe.waitingBlocks.decrement()
-            done.open()
-        }
+        let done = queueWaitingBlock(on: listenerQueue, probe: probe) { incrementAndWait(store, noting: outcomes) }
         holdQueue.open()
-        #expect(done.wait(timeout: .seconds(10)))
-        #expect(outcomes.values == ["fulfilled"])
-        #expect(eventually(timeout: .seconds(5)) { probe.changes.values.count == 6 })
-        #expect(areConsecutiveIncrements(probe.changes.values, count: 6), "\(probe.changes.values)")
-        #expect(probe.maxDepth == 1)
-        #expect(probe.callsDuringWaitingBlock.value == 0)
+        try await done.opened("the waiting block to finish")
+        #expect(outcomes.all == ["fulfilled"])
+        try await probe.expectConsecutiveUnnestedCalls(6)
     }
 }

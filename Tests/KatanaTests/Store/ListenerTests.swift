@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Detects two calls running at the same time.
-private final class OverlapDetector: @unchecked Sendable {
-    private let inside = Counter()
-    private let overlaps = Counter()
+private final class OverlapDetector: Sendable {
+    private let inside = LockedValue(0)
+    private let overlaps = LockedValue(0)
 
     func run(_ body: () -> Void) {
         if inside.increment() > 1 { overlaps.increment() }
@@ -20,80 +21,84 @@ private final class OverlapDetector: @unchecked Sendable {
 
 /// Store semantics 2 (listeners): every (old, new) pair, in order, never concurrently.
 @Suite struct ListenerTests {
-    @Test func listener_receivesEveryOldNewPairInOrder() {
+    @Test func listener_receivesEveryOldNewPairInOrder() async throws {
         let store = makeStore()
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
         for amount in 1...100 {
             store.dispatch(Increment(amount: amount))
         }
-        #expect(eventually { heard.values.count == 100 })
+        try await heard.waitUntil("100 calls") { $0.count == 100 }
         var expected: [Change] = []
         var total = 0
         for amount in 1...100 {
             expected.append(Change(total, total + amount))
             total += amount
         }
-        #expect(heard.values == expected)
+        #expect(heard.all == expected)
     }
 
     @Test(arguments: [false, true])
-    func listeners_areNeverCalledConcurrently(onConcurrentQueue: Bool) {
+    func listeners_areNeverCalledConcurrently(onConcurrentQueue: Bool) async throws {
         let executor = onConcurrentQueue
             ? DispatchQueue(label: "test.listeners.concurrent", attributes: .concurrent)
             : DispatchQueue(label: "test.listeners.serial")
         let store = makeStore(configuration: testConfiguration(listeners: executor))
         let detector = OverlapDetector()
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         store.addListener { old, new in
             detector.run { heard.append(Change(old.counter, new.counter)) }
         }
         store.addListener { _, _ in
             detector.run {}
         }
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            for _ in 0..<200 {
-                store.dispatch(Increment())
+        // `concurrentPerform` blocks its caller until every iteration has run: a thread of its own.
+        try await onThreadOfItsOwn("the concurrent iterations") {
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                for _ in 0..<200 {
+                    store.dispatch(Increment())
+                }
             }
         }
-        #expect(eventually { heard.values.count == 800 })
+        try await heard.waitUntil("800 calls") { $0.count == 800 }
         #expect(detector.overlapCount == 0)
-        let changes = heard.values
+        let changes = heard.all
         #expect(changes.first == Change(0, 1))
         // In order: each change starts from the state the previous one produced.
         #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.new == $1.old && $1.new == $1.old + 1 })
     }
 
-    @Test func listener_isCalledEvenWhenNewStateEqualsOld() {
+    @Test func listener_isCalledEvenWhenNewStateEqualsOld() async throws {
         let store = makeStore(initial: CounterState(counter: 4, applied: [4]))
-        let heard = Recorder<Bool>()
+        let heard = LockedList<Bool>()
         store.addListener { old, new in heard.append(old == new) }
         store.dispatch(NoChange())
-        #expect(eventually { heard.values.count == 1 })
-        #expect(heard.values == [true])
+        try await heard.waitUntil("a call") { $0.count == 1 }
+        #expect(heard.all == [true])
     }
 
-    @Test func unsubscribe_stopsCalls() {
+    @Test func unsubscribe_stopsCalls() async throws {
         let store = makeStore()
-        let stopped = Recorder<Change>()
-        let kept = Recorder<Change>()
+        let stopped = LockedList<Change>()
+        let kept = LockedList<Change>()
         let unsubscribe = store.addListener { old, new in stopped.append(Change(old.counter, new.counter)) }
         store.addListener { old, new in kept.append(Change(old.counter, new.counter)) }
 
         store.dispatch(Increment(amount: 1))
-        #expect(eventually { kept.values.count == 1 && stopped.values.count == 1 })
+        try await kept.waitUntil("a call") { $0.count == 1 }
+        try await stopped.waitUntil("a call") { $0.count == 1 }
         unsubscribe()
         unsubscribe()  // a second call does nothing
         store.dispatch(Increment(amount: 2))
         store.dispatch(Increment(amount: 3))
-        #expect(eventually { kept.values.count == 3 })
-        #expect(stopped.values == [Change(0, 1)])
-        #expect(kept.values == [Change(0, 1), Change(1, 3), Change(3, 6)])
+        try await kept.waitUntil("3 calls") { $0.count == 3 }
+        #expect(stopped.all == [Change(0, 1)])
+        #expect(kept.all == [Change(0, 1), Change(1, 3), Change(3, 6)])
     }
 
-    @Test func anyListener_receivesTypeErasedStates() {
+    @Test func anyListener_receivesTypeErasedStates() async throws {
         let store = makeStore()
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         let anyStore: any AnyStore = store
         anyStore.addAnyListener { old, new in
             guard let old = old as? CounterState, let new = new as? CounterState else {
@@ -104,48 +109,48 @@ private final class OverlapDetector: @unchecked Sendable {
         }
         store.dispatch(Increment(amount: 2))
         store.dispatch(Increment(amount: 5))
-        #expect(eventually { heard.values.count == 2 })
-        #expect(heard.values == [Change(0, 2), Change(2, 7)])
+        try await heard.waitUntil("2 calls") { $0.count == 2 }
+        #expect(heard.all == [Change(0, 2), Change(2, 7)])
     }
 
-    @Test func immediateListenerExecutor_listenerReceivesEveryChange() throws {
+    @Test func immediateListenerExecutor_listenerReceivesEveryChange() async throws {
         let store = makeStore(configuration: testConfiguration(listeners: ImmediateExecutor()))
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
-        try store.dispatch(Increment(amount: 8)).wait(timeout: .seconds(10))
-        try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
-        #expect(eventually { heard.values.count == 2 })
-        #expect(heard.values == [Change(0, 8), Change(8, 9)])
+        try await store.dispatch(Increment(amount: 8)).settled()
+        try await store.dispatch(Increment(amount: 1)).settled()
+        try await heard.waitUntil("2 calls") { $0.count == 2 }
+        #expect(heard.all == [Change(0, 8), Change(8, 9)])
     }
 
     @Test func stateUpdates_yieldsPairsInOrderAndFinishesWhenStoreIsReleased() async throws {
         var store: TestStore? = makeStore()
         weak let weakStore = store
         let updates = try #require(store).stateUpdates
-        let seen = Recorder<Change>()
+        let seen = LockedList<Change>()
         let consumer = Task {
             for await (old, new) in updates {
                 seen.append(Change(old.counter, new.counter))
             }
-            return seen.values
+            return seen.all
         }
         defer { consumer.cancel() }
         for amount in 1...3 {
             store?.dispatch(Increment(amount: amount))
         }
-        #expect(await eventuallyAsync { seen.values.count == 3 })
+        try await seen.waitForCount(3)
         store = nil
         // The listener delivery holds the store until it has delivered the last change, which can
         // be just after the sequence saw it (docs/Lifetimes.md, "Releasing a store").
-        #expect(await eventuallyAsync { weakStore == nil })
-        let all = try await withTimeout { await consumer.value }
+        try await poll("the store to be released") { weakStore == nil }
+        let all = try await withTimeout("WHAT") { await consumer.value }
         #expect(all == [Change(0, 1), Change(1, 3), Change(3, 6)])
     }
 
     @Test func stateUpdates_eachAccessIsAnIndependentSequence() async throws {
         let store = makeStore()
-        let first = Recorder<Change>()
-        let second = Recorder<Change>()
+        let first = LockedList<Change>()
+        let second = LockedList<Change>()
         let streams = [(store.stateUpdates, first), (store.stateUpdates, second)]
         let consumers = streams.map { stream, seen in
             Task {
@@ -157,9 +162,10 @@ private final class OverlapDetector: @unchecked Sendable {
         defer { consumers.forEach { $0.cancel() } }
         store.dispatch(Increment(amount: 1))
         store.dispatch(Increment(amount: 2))
-        #expect(await eventuallyAsync { first.values.count == 2 && second.values.count == 2 })
-        #expect(first.values == [Change(0, 1), Change(1, 3)])
-        #expect(second.values == first.values)
+        try await first.waitUntil("two changes") { $0.count == 2 }
+        try await second.waitUntil("two changes") { $0.count == 2 }
+        #expect(first.all == [Change(0, 1), Change(1, 3)])
+        #expect(second.all == first.all)
     }
 
     @Test func stateUpdates_stopsListeningWhenIteratingTaskIsCancelled() async throws {
@@ -170,10 +176,10 @@ private final class OverlapDetector: @unchecked Sendable {
             return count
         }
         consumer.cancel()
-        let count = try await withTimeout { await consumer.value }
+        let count = try await withTimeout("WHAT") { await consumer.value }
         #expect(count == 0)
         // The store keeps working with the stream's listener gone.
-        try await withTimeout { try await store.dispatch(Increment(amount: 2)).value }
+        try await store.dispatch(Increment(amount: 2)).settled()
         #expect(store.state.counter == 2)
     }
 
@@ -183,7 +189,7 @@ private final class OverlapDetector: @unchecked Sendable {
         // tests' stores, since Linux adds dispatch threads only slowly).
         let listeners = HeldExecutor()
         let store = makeStore(configuration: testConfiguration(listeners: listeners))
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
         #expect(store.isReady)
         // With the store's queue held while they are dispatched, one drain block applies all three
@@ -191,7 +197,7 @@ private final class OverlapDetector: @unchecked Sendable {
         store.engine.updaterQueue.suspend()
         let promises = (1...3).map { store.dispatch(Increment(amount: $0)) }
         store.engine.updaterQueue.resume()
-        store.engine.updaterQueue.sync {}
+        try await drained(store.engine.updaterQueue)
         #expect(store.state.counter == 6)
         #expect(listeners.heldCount == 1)  // the delivery, not started
         #expect(promises.allSatisfy { $0.isPending })  // waiting for the listener
@@ -203,7 +209,7 @@ private final class OverlapDetector: @unchecked Sendable {
             if case .success = promise.outcome { true } else { false }
         })
         listeners.runHeld()
-        #expect(heard.values.isEmpty)
+        #expect(heard.all.isEmpty)
         #expect(store.engine.delivery.isIdle)
     }
 }

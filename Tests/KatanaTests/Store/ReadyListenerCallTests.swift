@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `Configuration.callsListenersWhenReady` (Katana 3.x's first listener call): the ready store
 /// calls its `addListener` listeners once with the initial state, before any change.
@@ -27,43 +28,43 @@ import Testing
         )
     }
 
-    @Test func aListenerAddedRightAfterInit_isCalledOnceWithTheInitialState_beforeAnyChange() throws {
+    @Test func aListenerAddedRightAfterInit_isCalledOnceWithTheInitialState_beforeAnyChange() async throws {
         let queue = suspendedQueue()
         let store = makeStore(initial: CounterState(counter: 5), configuration: configuration(listeners: queue, callsListenersWhenReady: true))
-        let heard = Recorder<String>()
+        let heard = LockedList<String>()
         store.addListener { old, new in heard.append("\(old.counter)->\(new.counter)") }
         let change = store.dispatch(Increment(amount: 2))
         queue.resume()
-        try change.wait(timeout: defaultTestTimeout)
-        #expect(heard.values == ["5->5", "5->7"])
+        try await change.settled()
+        #expect(heard.all == ["5->5", "5->7"])
     }
 
-    @Test func itemsDispatchedBeforeReady_changeAfterTheReadyCall() throws {
+    @Test func itemsDispatchedBeforeReady_changeAfterTheReadyCall() async throws {
         let queue = suspendedQueue()
         let held = HeldExecutor()
         let store = makeStore(configuration: configuration(listeners: queue, stateInitializer: held, callsListenersWhenReady: true))
-        let heard = Recorder<String>()
+        let heard = LockedList<String>()
         store.addListener { old, new in heard.append("\(old.counter)->\(new.counter)") }
         let first = store.dispatch(Increment(amount: 1))
         let second = store.dispatch(Increment(amount: 2))
         held.runHeld()
         queue.resume()
-        try first.wait(timeout: defaultTestTimeout)
-        try second.wait(timeout: defaultTestTimeout)
-        #expect(heard.values == ["0->0", "0->1", "1->3"])
+        try await first.settled()
+        try await second.settled()
+        #expect(heard.all == ["0->0", "0->1", "1->3"])
     }
 
-    @Test func everyListenerAddedBeforeTheCallRuns_hearsIt_andOneAddedAfter_hearsOnlyChanges() throws {
+    @Test func everyListenerAddedBeforeTheCallRuns_hearsIt_andOneAddedAfter_hearsOnlyChanges() async throws {
         let queue = suspendedQueue()
         let store = makeStore(configuration: configuration(listeners: queue, callsListenersWhenReady: true))
-        let heard = Recorder<String>()
+        let heard = LockedList<String>()
         store.addListener { _, new in heard.append("a\(new.counter)") }
         store.addListener { _, new in heard.append("b\(new.counter)") }
         queue.resume()
-        try store.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
+        try await store.dispatch(Increment(amount: 1)).settled()
         store.addListener { _, new in heard.append("c\(new.counter)") }
-        try store.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
-        #expect(heard.values == ["a0", "b0", "a1", "b1", "a2", "b2", "c2"])
+        try await store.dispatch(Increment(amount: 1)).settled()
+        #expect(heard.all == ["a0", "b0", "a1", "b1", "a2", "b2", "c2"])
     }
 
     @Test func stateUpdateSequences_doNotHearTheReadyCall() async throws {
@@ -78,28 +79,28 @@ import Testing
         #expect(first.map { "\($0.old.counter)->\($0.new.counter)" } == "0->4")
     }
 
-    @Test func withoutTheSwitch_listenersHearOnlyChanges() throws {
+    @Test func withoutTheSwitch_listenersHearOnlyChanges() async throws {
         let queue = suspendedQueue()
         let store = makeStore(configuration: configuration(listeners: queue, callsListenersWhenReady: false))
-        let heard = Recorder<String>()
+        let heard = LockedList<String>()
         store.addListener { old, new in heard.append("\(old.counter)->\(new.counter)") }
         let change = store.dispatch(Increment(amount: 1))
         queue.resume()
-        try change.wait(timeout: defaultTestTimeout)
-        #expect(heard.values == ["0->1"])
+        try await change.settled()
+        #expect(heard.all == ["0->1"])
         #expect(Store<CounterState, TestDependencies>.Configuration().callsListenersWhenReady == false)
     }
 
-    @Test func aStoreReleasedBeforeTheCallRuns_stillCallsItsListeners() {
+    @Test func aStoreReleasedBeforeTheCallRuns_stillCallsItsListeners() async throws {
         let queue = suspendedQueue()
         var store: TestStore? = makeStore(configuration: configuration(listeners: queue, callsListenersWhenReady: true))
         weak let weakStore = store
-        let heard = Recorder<String>()
+        let heard = LockedList<String>()
         store?.addListener { old, new in heard.append("\(old.counter)->\(new.counter)") }
         store = nil
         #expect(weakStore != nil, "the delivery holds the store until its listeners heard the call")
         queue.resume()
-        #expect(eventually { heard.values == ["0->0"] })
-        #expect(eventually { weakStore == nil })
+        try await heard.waitUntil { $0 == ["0->0"] }
+        try await poll("the store to be released") { weakStore == nil }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Something an interceptor or dependency keeps alive; the test watches it deallocate.
 private final class Canary: Sendable {}
@@ -18,27 +19,33 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
 /// Store semantics 7: work a store accepted keeps it alive until handled; then it goes with its
 /// last reference, and whatever reaches it afterwards is rejected.
 @Suite struct ReleaseTests {
-    /// Waits for every promise; returns the outcomes as "ok" or the KatanaError, "timeout" if one hangs.
-    private func outcomes<T>(_ promises: [Promise<T>]) -> [String] {
-        promises.map { promise in
+    /// Awaits every promise; returns the outcomes as "ok" or the KatanaError, "timeout" if one hangs.
+    private func outcomes<T>(_ promises: [Promise<T>]) async -> [String] {
+        var outcomes: [String] = []
+        for promise in promises {
             do {
-                try promise.wait(timeout: .seconds(10))
-                return "ok"
+                try await promise.settled()
+                outcomes.append("ok")
+            } catch is TimedOut {
+                outcomes.append("timeout")
             } catch let error as KatanaError {
-                if case .waitTimedOut = error { return "timeout" }
-                if case .storeDeallocated = error { return "storeDeallocated" }
-                return "\(error)"
+                if case .storeDeallocated = error {
+                    outcomes.append("storeDeallocated")
+                } else {
+                    outcomes.append("\(error)")
+                }
             } catch {
-                return "\(error)"
+                outcomes.append("\(error)")
             }
         }
+        return outcomes
     }
 
-    @Test func releasedBeforeReady_handlesWhatWaitedOnceReady_thenGoes() throws {
+    @Test func releasedBeforeReady_handlesWhatWaitedOnceReady_thenGoes() async throws {
         let held = HeldExecutor()
         var store: TestStore? = makeStore(configuration: testConfiguration(stateInitializer: held))
         weak let weakStore = store
-        let changes = Recorder<Int>()
+        let changes = LockedList<Int>()
         store?.addListener { _, new in changes.append(new.counter) }
         var promises: [Promise<Void>] = []
         for amount in 1...100 {
@@ -52,22 +59,19 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
         #expect(weakStore != nil, "the items waiting for the store to be ready hold it")
 
         held.runHeld()
-        #expect(outcomes(promises) == Array(repeating: "ok", count: 100))
-        #expect(try returning.wait(timeout: defaultTestTimeout) == 5050)
-        #expect(outcomes([erased]) == ["ok"])
-        #expect(changes.values.last == 5050)
-        #expect(eventually { weakStore == nil }, "the store outlived its work")
+        #expect(await outcomes(promises) == Array(repeating: "ok", count: 100))
+        #expect(try await returning.settled() == 5050)
+        #expect(await outcomes([erased]) == ["ok"])
+        #expect(changes.all.last == 5050)
+        try await poll("the store to be released once its work was done") { weakStore == nil }
     }
 
-    @Test func releasedWhileUpdaterQueueIsBusy_handlesEveryQueuedItem_thenGoes() {
-        let started = Latch()
-        let release = Latch()
+    @Test func releasedWhileUpdaterQueueIsBusy_handlesEveryQueuedItem_thenGoes() async throws {
         var store: TestStore? = makeStore()
         weak let weakStore = store
-        let changes = Recorder<Int>()
+        let changes = LockedList<Int>()
         store?.addListener { _, new in changes.append(new.counter) }
-        let blocking = store?.dispatch(BlockingUpdater(started: started, release: release))
-        #expect(started.wait())
+        let hold = try #require(try await store?.holdUpdaterQueue())
         var queued: [Promise<Void>] = []
         for amount in 1...200 {
             if let store {
@@ -76,76 +80,55 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
         }
         store = nil
         #expect(weakStore != nil, "the queued items hold the store")
-        release.open()
+        hold.release()
 
-        #expect(outcomes([blocking ?? Promise(rejected: TestError(code: 0))]) == ["ok"])
-        #expect(outcomes(queued) == Array(repeating: "ok", count: 200))
+        #expect(await outcomes([hold.promise]) == ["ok"])
+        #expect(await outcomes(queued) == Array(repeating: "ok", count: 200))
         // The blocking updater's 1000, then 2 + 4 + … + 200 − (1 + 3 + … + 199) = 100
-        #expect(changes.values.last == 1100)
-        #expect(eventually { weakStore == nil }, "the store outlived its work")
+        #expect(changes.all.last == 1100)
+        try await poll("the store to be released once its work was done") { weakStore == nil }
     }
 
     /// Katana 3.x's "build a store in a helper, dispatch, return": what was dispatched is handled.
-    @Test func aStoreMadeInAFunctionThatReturns_handlesWhatItWasGiven() throws {
-        let changes = Recorder<Int>()
+    @Test func aStoreMadeInAFunctionThatReturns_handlesWhatItWasGiven() async throws {
+        let changes = LockedList<Int>()
         func dispatchAndWalkAway() -> (promises: [Promise<Void>], store: WeakBox<TestStore>) {
             let store = makeStore()
             store.addListener { _, new in changes.append(new.counter) }
             return ((1...50).map { store.dispatch(Increment(amount: $0)) }, WeakBox(store))
         }
         let (promises, weakStore) = dispatchAndWalkAway()
-        #expect(outcomes(promises) == Array(repeating: "ok", count: 50))
-        #expect(changes.values.last == 1275)
-        #expect(eventually { weakStore.value == nil }, "the store outlived its work")
+        #expect(await outcomes(promises) == Array(repeating: "ok", count: 50))
+        #expect(changes.all.last == 1275)
+        try await poll("the store to be released once its work was done") { weakStore.value == nil }
     }
 
     /// A side effect that never ends does not keep its store: running work is not waiting work.
-    @Test func aSideEffectThatNeverEnds_doesNotKeepTheStoreAlive() throws {
-        struct WaitsForever: SideEffect {
-            let started: Latch
-            let release: Latch
-            func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-                started.open()
-                release.wait(timeout: .seconds(600))
-            }
-        }
-        let started = Latch()
-        let release = Latch()
-        defer { release.open() }
+    @Test func aSideEffectThatNeverEnds_doesNotKeepTheStoreAlive() async throws {
         var store: TestStore? = makeStore()
         weak let weakStore = store
-        let running = try #require(store?.dispatch(WaitsForever(started: started, release: release)))
-        #expect(started.wait())
+        let running = try #require(try await store?.holdWorker())
+        defer { running.release() }
         store = nil
-        #expect(eventually { weakStore == nil }, "a running side effect kept the store alive")
-        release.open()
-        #expect(outcomes([running]) == ["ok"])
+        try await poll("the store to be released while its side effect runs") { weakStore == nil }
+        running.release()
+        #expect(await outcomes([running.promise]) == ["ok"])
     }
 
-    @Test func releasedWhileSideEffectRuns_sideEffectFinishesAndLaterDispatchIsRejected() throws {
-        struct BlockThenIncrement: SideEffect {
-            let started: Latch
-            let release: Latch
-            func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-                started.open()
-                release.wait(timeout: .seconds(20))
-                try context.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
-            }
-        }
-        let started = Latch()
-        let release = Latch()
+    @Test func releasedWhileSideEffectRuns_sideEffectFinishesAndLaterDispatchIsRejected() async throws {
         var store: TestStore? = makeStore()
         weak let weakStore = store
-        let running = try #require(store?.dispatch(BlockThenIncrement(started: started, release: release)))
-        #expect(started.wait())
+        let running = try #require(try await store?.holdWorker { context in
+            try context.dispatch(Increment(amount: 1)).wait(timeout: defaultTestTimeout)
+        })
         store = nil
         // The inbox lets go of the store once the drain that handed out the side effect ends.
-        #expect(eventually { weakStore == nil })
-        release.open()
-        #expect(rejection(of: running)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
+        try await poll("the store to be released") { weakStore == nil }
+        running.release()
+        #expect(try await rejection(of: running.promise)?.katana == .storeDeallocated(item: "KatanaTests.Increment"))
     }
 
-    @Test func releasedStore_letsGoOfInterceptorsAndDependencies() throws {
+    @Test func releasedStore_letsGoOfInterceptorsAndDependencies() async throws {
         let interceptorCanary: WeakCanary
         let dependencyCanary: WeakCanary
         do {
@@ -161,10 +144,12 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
             )
             dependencyCanary = WeakCanary(object: store.dependencies.canary)
             store.addListener { _, _ in }
-            try store.dispatch(Increment()).wait(timeout: .seconds(10))
+            try await store.dispatch(Increment()).settled()
             #expect(store.state.counter == 1)
         }
-        #expect(eventually { interceptorCanary.object == nil && dependencyCanary.object == nil })
+        try await poll("the interceptors and dependencies to be released") {
+            interceptorCanary.object == nil && dependencyCanary.object == nil
+        }
     }
 }
 

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Store semantics 1: start-up order, items dispatched before the store is ready, the defaults.
 @Suite struct StartupTests {
-    @Test func startUp_createsDependenciesThenRunsStateInitializerThenInitialisesInterceptorsThenBecomesReady() throws {
-        let events = Recorder<String>()
+    @Test func startUp_createsDependenciesThenRunsStateInitializerThenInitialisesInterceptorsThenBecomesReady() async throws {
+        let events = LockedList<String>()
         let held = HeldExecutor()
         let store = TestStore(
             interceptors: [interceptor(onStart: { _ in events.append("interceptors") }) { item, next in try next(item) }],
@@ -20,22 +21,22 @@ import Testing
             },
             configuration: testConfiguration(stateInitializer: held)
         )
-        #expect(events.values == ["dependencies"])
+        #expect(events.all == ["dependencies"])
         #expect(store.isReady == false)
         #expect(held.heldCount == 1)
 
         let first = store.dispatch(RecordApplied(label: "first item", events: events))
         #expect(first.isPending)
-        #expect(events.values == ["dependencies"])
+        #expect(events.all == ["dependencies"])
 
         held.runHeld()
         #expect(store.isReady)
-        try first.wait(timeout: .seconds(10))
-        #expect(events.values == ["dependencies", "state", "interceptors", "first item"])
+        try await first.settled()
+        #expect(events.all == ["dependencies", "state", "interceptors", "first item"])
         #expect(store.state.counter == 10)
     }
 
-    @Test func itemsDispatchedBeforeReady_waitAndRunAfterwardsInOrder() throws {
+    @Test func itemsDispatchedBeforeReady_waitAndRunAfterwardsInOrder() async throws {
         let held = HeldExecutor()
         let store = makeStore(configuration: testConfiguration(stateInitializer: held))
         let updates = (1...5).map { store.dispatch(Increment(amount: $0)) }
@@ -46,13 +47,13 @@ import Testing
         #expect(read.isPending)
 
         held.runHeld()
-        try Promise.all(updates).wait(timeout: .seconds(10))
+        try await Promise.all(updates).settled()
         // The side effect was dispatched after the five updaters, so it sees all of them.
-        #expect(try read.wait(timeout: .seconds(10)) == 15)
+        #expect(try await read.settled() == 15)
         #expect(store.state.applied == [1, 2, 3, 4, 5])
     }
 
-    @Test func stateInitializerOnSuspendedQueue_storeBecomesReadyWhenQueueResumes() throws {
+    @Test func stateInitializerOnSuspendedQueue_storeBecomesReadyWhenQueueResumes() async throws {
         let initQueue = DispatchQueue(label: "test.state-initializer")
         initQueue.suspend()
         let store = makeStore(configuration: testConfiguration(stateInitializer: initQueue))
@@ -63,13 +64,13 @@ import Testing
 
         #expect(notReadyWhileSuspended)
         #expect(pendingWhileSuspended)
-        try Promise.all(promises).wait(timeout: .seconds(10))
+        try await Promise.all(promises).settled()
         #expect(store.isReady)
         #expect(store.state.applied == [3, 1, 2])
     }
 
-    @Test func itemDispatchedFromDependenciesInitializer_runsOnceStoreIsReady() throws {
-        let events = Recorder<String>()
+    @Test func itemDispatchedFromDependenciesInitializer_runsOnceStoreIsReady() async throws {
+        let events = LockedList<String>()
         let store = TestStore(
             interceptors: [],
             stateInitializer: {
@@ -84,8 +85,8 @@ import Testing
             },
             configuration: testConfiguration()
         )
-        try store.dispatch(NoChange()).wait(timeout: .seconds(10))
-        #expect(events.values == ["state", "dispatched by dependencies"])
+        try await store.dispatch(NoChange()).settled()
+        #expect(events.all == ["state", "dispatched by dependencies"])
         #expect(store.state.applied == [4])
     }
 
@@ -96,31 +97,31 @@ import Testing
     }
 
     /// A command-line program on Linux never drains the main queue: nothing may depend on it.
-    @Test func defaultStore_worksWhileMainQueueIsBlocked() throws {
+    @Test func defaultStore_worksWhileMainQueueIsBlocked() async throws {
         let mainBlocked = Latch()
         let releaseMain = Latch()
         DispatchQueue.main.async {
             mainBlocked.open()
-            releaseMain.wait(timeout: .seconds(30))
+            releaseMain.wait(timeout: holdTimeout)
         }
         defer { releaseMain.open() }
         // The test runner drains the main queue, so this returns once the main queue is held.
-        mainBlocked.wait(timeout: .seconds(5))
+        try await mainBlocked.opened("the main queue to be held")
 
         let store = Store<CounterState, TestDependencies>()
         #expect(store.isReady)
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         #if os(Linux)
         store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
         #endif
-        try store.dispatch(Increment(amount: 3)).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment(amount: 3)).settled()
         #expect(store.state.counter == 3)
-        #expect(try store.dispatch(ReadCounter()).wait(timeout: .seconds(10)) == 3)
-        try store.dispatch(IncrementLater(amount: 4)).wait(timeout: .seconds(10))
+        #expect(try await store.dispatch(ReadCounter()).settled() == 3)
+        try await store.dispatch(IncrementLater(amount: 4)).settled()
         #expect(store.state.counter == 7)
         #if os(Linux)
-        #expect(eventually { heard.values.count == 2 })
-        #expect(heard.values == [Change(0, 3), Change(3, 7)])
+        try await heard.waitUntil("2 calls") { $0.count == 2 }
+        #expect(heard.all == [Change(0, 3), Change(3, 7)])
         #endif
     }
 }

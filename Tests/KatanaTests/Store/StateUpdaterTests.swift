@@ -1,68 +1,70 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 @Suite struct StateUpdaterTests {
-    @Test func dispatchedUpdater_isAppliedBeforeItsPromiseResolves() throws {
+    @Test func dispatchedUpdater_isAppliedBeforeItsPromiseResolves() async throws {
         let store = makeStore()
-        try store.dispatch(Increment(amount: 5)).wait(timeout: .seconds(10))
+        try await store.dispatch(Increment(amount: 5)).settled()
         #expect(store.state.counter == 5)
     }
 
-    @Test func thousandUpdaters_areAppliedInDispatchOrder() throws {
+    @Test func thousandUpdaters_areAppliedInDispatchOrder() async throws {
         let store = makeStore()
         var last: Promise<Void>?
         for value in 1...1_000 {
             last = store.dispatch(Increment(amount: value))
         }
-        try last?.wait(timeout: .seconds(10))
+        try await last?.settled()
         #expect(store.state.applied == Array(1...1_000))
         #expect(store.state.counter == (1...1_000).reduce(0, +))
     }
 
-    @Test func eightThreadsDispatching_loseNoUpdate() throws {
+    @Test func eightThreadsDispatching_loseNoUpdate() async throws {
         let store = makeStore()
-        let promises = Recorder<Promise<Void>>()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<1_000 {
-                promises.append(store.dispatch(Increment()))
+        let promises = LockedList<Promise<Void>>()
+        // `concurrentPerform` blocks its caller until every iteration has run: a thread of its own.
+        try await onThreadOfItsOwn("the concurrent iterations") {
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<1_000 {
+                    promises.append(store.dispatch(Increment()))
+                }
             }
         }
-        try Promise.all(promises.values).wait(timeout: .seconds(20))
+        try await Promise.all(promises.all).settled()
         #expect(store.state.counter == 8_000)
         #expect(store.state.applied.count == 8_000)
     }
 
-    @Test func typeErasedUpdater_isApplied() throws {
+    @Test func typeErasedUpdater_isApplied() async throws {
         let store = makeStore(initial: CounterState(counter: 21))
-        try store.dispatch(ErasedDouble()).wait(timeout: .seconds(10))
+        try await store.dispatch(ErasedDouble()).settled()
         #expect(store.state.counter == 42)
     }
 }
 
 @Suite struct StateUpdaterPromiseTests {
-    @Test func updaterPromise_resolvesAfterNewStateIsStored() throws {
+    @Test func updaterPromise_resolvesAfterNewStateIsStored() async throws {
         let store = makeStore()
         let sawOwnUpdate = (1...50).map { amount in
             store.dispatch(Increment(amount: amount)).then { _ in
                 store.state.applied.contains(amount)
             }
         }
-        let results = try Promise.all(sawOwnUpdate).wait(timeout: .seconds(10))
+        let results = try await Promise.all(sawOwnUpdate).settled()
         #expect(results == Array(repeating: true, count: 50))
     }
 
-    @Test func updaterPromise_isPendingWhileUpdaterQueueIsBusy() throws {
+    @Test func updaterPromise_isPendingWhileUpdaterQueueIsBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let blocking = store.dispatch(BlockingUpdater(started: started, release: release))
-        #expect(started.wait())
+        let hold = try await store.holdUpdaterQueue()
+        let blocking = hold.promise
         let queued = store.dispatch(Increment(amount: 1))
         let pendingWhileBlocked = queued.isPending && blocking.isPending
-        release.open()
+        hold.release()
         #expect(pendingWhileBlocked)
-        try queued.wait(timeout: .seconds(10))
+        try await queued.settled()
         #expect(store.state.counter == 1001)
         #expect(!blocking.isPending)
     }

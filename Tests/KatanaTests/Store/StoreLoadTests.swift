@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `store.load` and `context.storeLoad`: the items waiting in the inbox and the side effects not yet
 /// ended, for a service's gauges.
@@ -8,55 +9,48 @@ import Testing
     @Test func anIdleStoreHasNoLoad() async throws {
         let store = makeStore()
         try await store.dispatch(Increment()).value
-        #expect(await eventuallyAsync { store.load == StoreLoad(waitingItems: 0, activeSideEffects: 0) })
+        try await store.waitUntil("no load") { store.load == StoreLoad(waitingItems: 0, activeSideEffects: 0) }
     }
 
     @Test func itemsBehindABusyUpdaterAreWaiting() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let busy = store.dispatch(BlockingUpdater(started: started, release: release))
-        // Polled, not waited for: a test does not block a thread of the shared pool.
-        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
+        let hold = try await store.holdUpdaterQueue()
+        let busy = hold.promise
         let behind = (0 ..< 3).map { _ in store.dispatch(Increment()) }
         #expect(store.load.waitingItems == 3)
-        release.open()
-        _ = try await withTimeout { try await busy.value }
+        hold.release()
+        _ = try await busy.settled()
         for promise in behind {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
-        #expect(await eventuallyAsync { store.load.waitingItems == 0 })
+        try await store.waitUntil("no item waiting") { store.load.waitingItems == 0 }
     }
 
     @Test func aRunningSideEffectIsActiveUntilItEnds() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let running = store.dispatch(BlockingSideEffect(started: started, release: release))
-        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
+        let hold = try await store.holdWorker()
+        let running = hold.promise
         #expect(store.load.activeSideEffects == 1)
-        release.open()
-        _ = try await withTimeout { try await running.value }
-        #expect(await eventuallyAsync { store.load.activeSideEffects == 0 })
+        hold.release()
+        _ = try await running.settled()
+        try await store.waitUntil("no side effect active") { store.load.activeSideEffects == 0 }
     }
 
     @Test func anInterceptorReadsTheSameLoadThroughItsContext() async throws {
-        let seen = Recorder<StoreLoad?>()
-        let contexts = Recorder<any AnySideEffectContext>()
+        let seen = LockedList<StoreLoad?>()
+        let contexts = LockedList<any AnySideEffectContext>()
         let store = makeStore(interceptors: [interceptor(onStart: { contexts.append($0) }) { item, next in
             if item is Increment {
-                seen.append(contexts.values.first?.storeLoad)
+                seen.append(contexts.all.first?.storeLoad)
             }
             try next(item)
         }])
-        let started = Latch()
-        let release = Latch()
-        let running = store.dispatch(BlockingSideEffect(started: started, release: release))
-        #expect(await eventuallyAsync { started.wait(timeout: .zero) })
-        try await withTimeout { try await store.dispatch(Increment()).value }
-        #expect(seen.values == [StoreLoad(waitingItems: 0, activeSideEffects: 1)])
-        release.open()
-        _ = try await withTimeout { try await running.value }
+        let hold = try await store.holdWorker()
+        let running = hold.promise
+        try await store.dispatch(Increment()).settled()
+        #expect(seen.all == [StoreLoad(waitingItems: 0, activeSideEffects: 1)])
+        hold.release()
+        _ = try await running.settled()
     }
 
     @Test func aContextMadeOutsideAStoreHasNoLoad() {

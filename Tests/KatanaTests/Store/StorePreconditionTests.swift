@@ -38,6 +38,27 @@ private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .secon
     return ProbeRun(stopped: !run.hung && !ranToItsEnd, errorOutput: run.errorOutput)
 }
 
+/// A documented programming error: the probe's mode that makes it, and what the message that
+/// stops the process must say.
+enum ProgrammingError: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case readingStateBeforeReady = "before-ready"
+    case readingStoreStateInsideItsOwnUpdater = "inside-updater"
+    case readingThroughTheDependenciesInsideAnUpdater = "through-dependencies"
+
+    var testDescription: String { "\(self)" }
+
+    var messageSays: [String] {
+        switch self {
+        case .readingStateBeforeReady:
+            ["the store's state was read before the store was ready", "Check `isReady` first"]
+        case .readingStoreStateInsideItsOwnUpdater:
+            ["read from inside one of its own state updaters", "Use the `inout` state the updater is given"]
+        case .readingThroughTheDependenciesInsideAnUpdater:
+            ["read from inside one of its own state updaters"]
+        }
+    }
+}
+
 /// The store's documented programming errors stop the process with a message that names the fix,
 /// in every build (an optimised `precondition` would drop its message).
 @Suite struct StorePreconditionTests {
@@ -45,26 +66,12 @@ private func run(_ build: ProbeBuild, _ mode: String, timeout: Duration = .secon
         #expect(!ProbeBuild.all.isEmpty)
     }
 
-    @Test(arguments: ProbeBuild.all)
-    func readingStateBeforeReady_stopsWithTheMessage(build: ProbeBuild) async throws {
-        let result = try await run(build, "before-ready")
+    @Test(arguments: ProbeBuild.all, ProgrammingError.allCases)
+    func aProgrammingError_stopsTheProcessWithItsMessage(build: ProbeBuild, error: ProgrammingError) async throws {
+        let result = try await run(build, error.rawValue)
         #expect(result.stopped)
-        #expect(result.errorOutput.contains("the store's state was read before the store was ready"))
-        #expect(result.errorOutput.contains("Check `isReady` first"))
-    }
-
-    @Test(arguments: ProbeBuild.all)
-    func readingStoreStateInsideItsOwnUpdater_stopsWithTheMessage(build: ProbeBuild) async throws {
-        let result = try await run(build, "inside-updater")
-        #expect(result.stopped)
-        #expect(result.errorOutput.contains("read from inside one of its own state updaters"))
-        #expect(result.errorOutput.contains("Use the `inout` state the updater is given"))
-    }
-
-    @Test(arguments: ProbeBuild.all)
-    func readingThroughTheDependenciesInsideAnUpdater_stopsWithTheMessage(build: ProbeBuild) async throws {
-        let result = try await run(build, "through-dependencies")
-        #expect(result.stopped)
-        #expect(result.errorOutput.contains("read from inside one of its own state updaters"))
+        for passage in error.messageSays {
+            #expect(result.errorOutput.contains(passage))
+        }
     }
 }

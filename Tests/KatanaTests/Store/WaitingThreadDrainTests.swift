@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Which thread ran an updater, as an identity that can cross threads.
 private func currentThreadID() -> ObjectIdentifier {
@@ -9,36 +10,29 @@ private func currentThreadID() -> ObjectIdentifier {
 }
 
 /// Counts how many updaters run at the same moment, and the most ever seen.
-private final class OverlapProbe: @unchecked Sendable {
-    // @unchecked: both counters are only touched under `lock`.
-    private let lock = NSLock()
-    private var running = 0
-    private var mostAtOnce = 0
+private final class OverlapProbe: Sendable {
+    private let counts = LockedValue((running: 0, mostAtOnce: 0))
 
     func enter() {
-        lock.lock()
-        running += 1
-        mostAtOnce = max(mostAtOnce, running)
-        lock.unlock()
+        counts.withLock { counts in
+            counts.running += 1
+            counts.mostAtOnce = max(counts.mostAtOnce, counts.running)
+        }
     }
 
     func leave() {
-        lock.lock()
-        running -= 1
-        lock.unlock()
+        counts.withLock { $0.running -= 1 }
     }
 
     var maximum: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return mostAtOnce
+        counts.value.mostAtOnce
     }
 }
 
 /// Adds `amount`, recording the thread it ran on.
 private struct IncrementRecordingThread: StateUpdater {
     let amount: Int
-    let threads: Recorder<ObjectIdentifier>
+    let threads: LockedList<ObjectIdentifier>
     func updateState(_ state: inout CounterState) {
         threads.append(currentThreadID())
         state.counter += amount
@@ -56,7 +50,7 @@ private struct GatedIncrement: StateUpdater {
         probe.enter()
         defer { probe.leave() }
         started.signal()
-        _ = gate.wait(timeout: .now() + 10)
+        _ = gate.wait(timeout: .now() + holdTimeout.timeInterval)
         state.counter += amount
         state.applied.append(amount)
     }
@@ -77,7 +71,7 @@ private struct ProbedIncrement: StateUpdater {
 /// Waits on a promise nobody settles, from inside the updater, and records how the wait ended.
 private struct WaitsInsideUpdater: StateUpdater {
     let never: Promise<Void>
-    let errors: Recorder<String>
+    let errors: LockedList<String>
     func updateState(_ state: inout CounterState) {
         do {
             try never.wait(timeout: .seconds(5))
@@ -96,7 +90,7 @@ private struct WeakCanary: Sendable {
 }
 
 /// A store with one pass-through interceptor that keeps `canary` alive and records what it sees.
-private func makeStore(keeping canary: Canary, recordingInto seen: Recorder<String>) -> TestStore {
+private func makeStore(keeping canary: Canary, recordingInto seen: LockedList<String>) -> TestStore {
     let keeper: StoreInterceptor = { _ in
         { next in
             { item in
@@ -110,63 +104,71 @@ private func makeStore(keeping canary: Canary, recordingInto seen: Recorder<Stri
 }
 
 /// A thread blocked on a dispatch promise handles the item itself when the store is idle (store
-/// semantics 2 still hold: one updater at a time, in dispatch order).
+/// semantics 2 still hold: one updater at a time, in dispatch order). The blocking waits these
+/// tests are about run on threads of their own, never on one of Swift concurrency's shared pool.
 @Suite struct WaitingThreadDrainTests {
-    @Test func waitingOnAnUnhandledUpdater_handlesItOnTheWaitingThread_andLeavesLaterItemsToTheQueue() throws {
+    @Test func waitingOnAnUnhandledUpdater_handlesItOnTheWaitingThread_andLeavesLaterItemsToTheQueue() async throws {
         let store = makeStore()
-        let threads = Recorder<ObjectIdentifier>()
+        let threads = LockedList<ObjectIdentifier>()
         // With the store's queue held, only the waiting thread can handle the first updater: before
         // waiting threads helped, this wait timed out.
         store.engine.updaterQueue.suspend()
         let first = store.dispatch(IncrementRecordingThread(amount: 1, threads: threads))
         let second = store.dispatch(IncrementRecordingThread(amount: 2, threads: threads))
-        try first.wait(timeout: .seconds(10))
+        let waitingThread = try await onThreadOfItsOwn("the wait on the first updater") {
+            try first.wait(timeout: defaultTestTimeout)
+            return currentThreadID()
+        }
 
-        #expect(threads.values == [currentThreadID()])
+        #expect(threads.all == [waitingThread])
         #expect(store.state.applied == [1])
         #expect(second.isPending)
 
         store.engine.updaterQueue.resume()
-        try second.wait(timeout: .seconds(10))
+        try await onThreadOfItsOwn("the wait on the second updater") { try second.wait(timeout: defaultTestTimeout) }
         #expect(store.state.applied == [1, 2])
-        #expect(threads.values.count == 2)
+        #expect(threads.count == 2)
     }
 
-    @Test func waitingWhileTheQueueIsHandlingAnotherUpdater_waitsInsteadOfRunningAlongside() throws {
+    @Test func waitingWhileTheQueueIsHandlingAnotherUpdater_waitsInsteadOfRunningAlongside() async throws {
         let store = makeStore()
         let probe = OverlapProbe()
         let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let blocking = store.dispatch(GatedIncrement(amount: 1, started: started, gate: gate, probe: probe))
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + defaultTestTimeout.timeInterval) } == .success)
         let next = store.dispatch(ProbedIncrement(amount: 2, probe: probe))
 
         // The queue is busy with the first updater, so the waiting thread must not start the second.
-        #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(200))) {
-            try next.wait(timeout: .milliseconds(200))
+        await #expect(throws: KatanaError.waitTimedOut(after: .milliseconds(200))) {
+            try await onThreadOfItsOwn("the short wait") { try next.wait(timeout: .milliseconds(200)) }
         }
         gate.signal()
-        try blocking.wait(timeout: .seconds(10))
-        try next.wait(timeout: .seconds(10))
+        try await onThreadOfItsOwn("the wait on both updaters") {
+            try blocking.wait(timeout: defaultTestTimeout)
+            try next.wait(timeout: defaultTestTimeout)
+        }
         #expect(store.state.applied == [1, 2])
         #expect(probe.maximum == 1)
     }
 
-    @Test func aWaitInsideAnUpdaterRunByAWaitingThread_isStillReportedAsAWaitOnTheStoreQueue() throws {
+    @Test func aWaitInsideAnUpdaterRunByAWaitingThread_isStillReportedAsAWaitOnTheStoreQueue() async throws {
         let store = makeStore()
-        let errors = Recorder<String>()
+        let errors = LockedList<String>()
         let never = Promise<Void> { _, _ in }
         store.engine.updaterQueue.suspend()
         defer { store.engine.updaterQueue.resume() }
-        try store.dispatch(WaitsInsideUpdater(never: never, errors: errors)).wait(timeout: .seconds(10))
-        #expect(errors.values == ["\(KatanaError.waitOnStoreQueue)"])
+        try await onThreadOfItsOwn("the wait that runs the updater") {
+            try store.dispatch(WaitsInsideUpdater(never: never, errors: errors)).wait(timeout: defaultTestTimeout)
+        }
+        #expect(errors.all == ["\(KatanaError.waitOnStoreQueue)"])
         #expect(store.state.counter == 1)
     }
 
-    @Test func storeReleasedWhileAWaitingThreadHandlesUpdaters_keepsTheInterceptorsUntilItFinishes() throws {
+    @Test func storeReleasedWhileAWaitingThreadHandlesUpdaters_keepsTheInterceptorsUntilItFinishes() async throws {
         var canary: Canary? = Canary()
         let watched = WeakCanary(object: canary)
-        let seen = Recorder<String>()
+        let seen = LockedList<String>()
         var store: TestStore? = canary.map { makeStore(keeping: $0, recordingInto: seen) }
         canary = nil
         let queue = try #require(store?.engine.updaterQueue)
@@ -175,61 +177,62 @@ private func makeStore(keeping canary: Canary, recordingInto seen: Recorder<Stri
         queue.suspend()
         store?.dispatch(GatedIncrement(amount: 1, started: started, gate: gate, probe: OverlapProbe()))
         let promise = try #require(store?.dispatch(Increment(amount: 2)))
-        let waited = Recorder<String>()
+        let waited = LockedList<String>()
         let waiter = Thread {
             do {
-                try promise.wait(timeout: .seconds(10))
+                try promise.wait(timeout: defaultTestTimeout)
                 waited.append("ok")
             } catch {
                 waited.append("\(error)")
             }
         }
         waiter.start()
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        #expect(try await onThreadOfItsOwn("the first updater to start") { started.wait(timeout: .now() + defaultTestTimeout.timeInterval) } == .success)
 
         // The waiting thread is inside the first updater and has the second still to handle: release
         // the store and let its queue run the release. The interceptors must stay until the waiting
         // thread is done, so the second updater still passes through them.
         store = nil
         queue.resume()
-        let queueRan = DispatchSemaphore(value: 0)
-        queue.async { queueRan.signal() }
-        #expect(queueRan.wait(timeout: .now() + 10) == .success)
+        try await drained(queue)
         #expect(watched.object != nil)
 
         gate.signal()
-        #expect(eventually { waited.values == ["ok"] })
-        #expect(seen.values == ["GatedIncrement", "Increment"])
-        #expect(eventually { watched.object == nil })
+        try await waited.waitUntil("the waiting thread to return") { $0 == ["ok"] }
+        #expect(seen.all == ["GatedIncrement", "Increment"])
+        try await poll("the interceptors to be released") { watched.object == nil }
     }
 
-    @Test func manyThreadsWaitingAndDispatching_keepOneUpdaterAtATimeInDispatchOrder() throws {
+    @Test func manyThreadsWaitingAndDispatching_keepOneUpdaterAtATimeInDispatchOrder() async throws {
         let store = makeStore()
         let probe = OverlapProbe()
         let waitingThreads = 4
         let roundTrips = 500
         let fireAndForget = 2_000
-        let failures = Recorder<String>()
-        DispatchQueue.concurrentPerform(iterations: waitingThreads + 1) { index in
-            if index == waitingThreads {
-                for _ in 0 ..< fireAndForget {
-                    store.dispatch(ProbedIncrement(amount: 1, probe: probe))
+        let failures = LockedList<String>()
+        // `concurrentPerform` runs one iteration on the calling thread: that is a thread of its own.
+        try await onThreadOfItsOwn("the waiting threads") {
+            DispatchQueue.concurrentPerform(iterations: waitingThreads + 1) { index in
+                if index == waitingThreads {
+                    for _ in 0 ..< fireAndForget {
+                        store.dispatch(ProbedIncrement(amount: 1, probe: probe))
+                    }
+                    return
                 }
-                return
-            }
-            // Each waiting thread's amounts are increasing and unique to it, so its order can be checked.
-            for step in 1 ... roundTrips {
-                do {
-                    try store.dispatch(ProbedIncrement(amount: (index + 1) * 1_000_000 + step, probe: probe))
-                        .wait(timeout: .seconds(10))
-                } catch {
-                    failures.append("\(error)")
+                // Each waiting thread's amounts are increasing and unique to it, so its order can be checked.
+                for step in 1 ... roundTrips {
+                    do {
+                        try store.dispatch(ProbedIncrement(amount: (index + 1) * 1_000_000 + step, probe: probe))
+                            .wait(timeout: defaultTestTimeout)
+                    } catch {
+                        failures.append("\(error)")
+                    }
                 }
             }
         }
-        try store.dispatch(ProbedIncrement(amount: 0, probe: probe)).wait(timeout: .seconds(10))
+        try await store.dispatch(ProbedIncrement(amount: 0, probe: probe)).settled()
 
-        #expect(failures.values.isEmpty)
+        #expect(failures.all.isEmpty)
         #expect(probe.maximum == 1)
         let applied = store.state.applied
         #expect(applied.count == waitingThreads * roundTrips + fireAndForget + 1)

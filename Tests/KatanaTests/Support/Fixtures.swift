@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import Katana
+import KatanaTestSupport
 
 /// The state most tests use: a counter and a log of applied values, in order.
 struct CounterState: State, Equatable {
@@ -70,7 +71,7 @@ struct TestError: Error, Equatable {
 struct IncrementLater: SideEffect {
     let amount: Int
     func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-        try context.dispatch(Increment(amount: amount)).wait(timeout: .seconds(10))
+        try context.dispatch(Increment(amount: amount)).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -103,40 +104,6 @@ struct AsyncAdd: AsyncSideEffect {
     }
 }
 
-/// A thread-safe recorder for values produced on other threads.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `values` is only touched under `lock`.
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-/// How long the helpers below wait by default: 10 s, or 60 s under the thread sanitizer, where
-/// every thread hop costs many times more and the cooperative pool's two threads (on this 2-core
-/// machine) are shared with every test running in parallel. Waits stay bounded either way.
-let defaultTestTimeout: Duration = dlsym(nil, "__tsan_init") != nil ? .seconds(60) : .seconds(10)
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = defaultTestTimeout, _ condition: @Sendable () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(1_000)
-    }
-    return condition()
-}
-
 /// A listener queue every test can drain on Linux and macOS alike (the Apple default is the main queue).
 func testConfiguration(
     listeners: any Executor = DispatchQueue(label: "test.listeners"),
@@ -158,7 +125,7 @@ extension Error {
     var katana: KatanaError? { self as? KatanaError }
 }
 
-// MARK: - Synchronisation helpers (every wait has a timeout)
+// MARK: - Synchronisation fixtures (waits come from KatanaTestSupport)
 
 extension Duration {
     /// The duration in seconds, for Foundation APIs.
@@ -168,51 +135,49 @@ extension Duration {
     }
 }
 
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
+extension LockedValue where Value == Int {
+    /// Adds one to the count and returns the new count.
     @discardableResult
     func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
+        withLock { count in
+            count += 1
+            return count
+        }
     }
 
+    /// Takes one from the count and returns the new count.
     @discardableResult
     func decrement() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count -= 1
-        return count
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
+        withLock { count in
+            count -= 1
+            return count
+        }
     }
 }
 
-/// A gate that stays open once opened; waiting on it always has a timeout.
+/// A gate that stays open once opened. Code on the store's own threads (an updater, a side
+/// effect, a worker) blocks at it with ``wait(timeout:)``: holding that thread is what the
+/// fixtures that use it are for. A test awaits it with ``opened(_:timeout:)``, suspended until
+/// ``open()``, without blocking a thread.
 final class Latch: @unchecked Sendable {
     // @unchecked: `isOpen` is only touched while holding `condition`.
     private let condition = NSCondition()
     private var isOpen = false
+    /// One element once open: what ``opened(_:timeout:)`` waits on.
+    private let openings = LockedList<Void>()
 
     func open() {
         condition.lock()
         isOpen = true
         condition.broadcast()
         condition.unlock()
+        openings.append(())
     }
 
-    /// Waits until the latch is open or `timeout` passes; returns whether it opened.
+    /// Blocks the calling thread until the latch is open or `timeout` passes; returns whether it
+    /// opened. For code that runs on the store's threads, never for a test's own body.
     @discardableResult
-    func wait(timeout: Duration = .seconds(10)) -> Bool {
+    func wait(timeout: Duration = holdTimeout) -> Bool {
         let deadline = Date().addingTimeInterval(timeout.timeInterval)
         condition.lock()
         defer { condition.unlock() }
@@ -221,18 +186,19 @@ final class Latch: @unchecked Sendable {
         }
         return true
     }
+
+    /// Suspends until the latch is open; throws ``TimedOut`` naming `what` after `timeout`.
+    func opened(_ what: String = "the latch to open", timeout: Duration = defaultTestTimeout) async throws {
+        try await openings.waitUntil(what, timeout: timeout) { !$0.isEmpty }
+    }
 }
 
 /// An executor that keeps every block until the test runs them: the store's start-up is held.
-final class HeldExecutor: Executor, @unchecked Sendable {
-    // @unchecked: `blocks` is only touched under `lock`.
-    private let lock = NSLock()
-    private var blocks: [@Sendable () -> Void] = []
+final class HeldExecutor: Executor, Sendable {
+    private let blocks = LockedValue<[@Sendable () -> Void]>([])
 
     func executeAsync(_ block: @escaping @Sendable () -> Void) {
-        lock.lock()
-        blocks.append(block)
-        lock.unlock()
+        blocks.withLock { $0.append(block) }
     }
 
     func executeSync<T>(_ block: () throws -> T) rethrows -> T {
@@ -240,74 +206,53 @@ final class HeldExecutor: Executor, @unchecked Sendable {
     }
 
     var heldCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return blocks.count
+        blocks.withLock { $0.count }
     }
 
     /// Runs (on the calling thread) and forgets every held block.
     func runHeld() {
-        lock.lock()
-        let taken = blocks
-        blocks = []
-        lock.unlock()
+        let taken = blocks.withLock { blocks in
+            defer { blocks = [] }
+            return blocks
+        }
         for block in taken { block() }
     }
 }
 
-struct TimedOut: Error, Equatable {
-    let after: Duration
+/// Suspends until `queue` has run every block queued on it before this call.
+func drained(_ queue: DispatchQueue) async throws {
+    try await withTimeout("the queue to run what it has") {
+        await withCheckedContinuation { (ran: CheckedContinuation<Void, Never>) in queue.async { ran.resume() } }
+    }
 }
 
-/// Runs `operation`, failing with `TimedOut` if it has not finished after `timeout`. Does not wait
-/// for an operation that ignores cancellation (such as awaiting a promise) once the time is up.
-func withTimeout<T: Sendable>(
-    _ timeout: Duration = defaultTestTimeout,
-    _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let claimed = Counter()
-    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-        let timer = Task {
-            try await Task.sleep(for: timeout)
-            if claimed.increment() == 1 {
-                continuation.resume(throwing: TimedOut(after: timeout))
-            }
-        }
-        Task {
-            do {
-                let value = try await operation()
-                if claimed.increment() == 1 {
-                    timer.cancel()
-                    continuation.resume(returning: value)
-                }
-            } catch {
-                if claimed.increment() == 1 {
-                    timer.cancel()
-                    continuation.resume(throwing: error)
-                }
-            }
+extension Promise {
+    /// The promise's value, awaited without blocking a thread: throws its rejection, or
+    /// ``TimedOut`` naming `what` if it has not settled within `timeout`.
+    @discardableResult
+    func settled(_ what: String = "the promise to settle", timeout: Duration = defaultTestTimeout) async throws -> Value {
+        try await withTimeout(what, timeout: timeout) { try await self.value }
+    }
+}
+
+/// Awaits `promise` (no thread blocked) and returns its error, or nil if it was fulfilled; throws
+/// ``TimedOut`` if it has not settled within `timeout`.
+func rejection<T>(of promise: Promise<T>, timeout: Duration = defaultTestTimeout) async throws -> (any Error)? {
+    try await withTimeout("the promise to settle", timeout: timeout) { () -> (any Error)? in
+        do {
+            _ = try await promise.value
+            return nil
+        } catch {
+            return error
         }
     }
 }
 
-/// Polls `condition` without blocking a thread until it holds or `timeout` passes.
-func eventuallyAsync(timeout: Duration = defaultTestTimeout, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
-
-/// Waits for `promise` and returns its error, or nil if it was fulfilled.
-func rejection<T>(of promise: Promise<T>, timeout: Duration = .seconds(10)) -> (any Error)? {
-    do {
-        try promise.wait(timeout: timeout)
-        return nil
-    } catch {
-        return error
-    }
+/// The error `promise` has already been rejected with, without waiting: nil if it was fulfilled
+/// or is still pending. For what must be settled by the time the test looks.
+func rejectionNow<T>(of promise: Promise<T>) -> (any Error)? {
+    guard case .failure(let error)? = promise.outcome else { return nil }
+    return error
 }
 
 /// One `(old, new)` state change, reduced to the counters, so changes compare with `==`.
@@ -331,30 +276,9 @@ struct NoChange: StateUpdater {
 /// An updater that records `label` when it is applied.
 struct RecordApplied: StateUpdater {
     let label: String
-    let events: Recorder<String>
+    let events: LockedList<String>
     func updateState(_ state: inout CounterState) {
         events.append(label)
-    }
-}
-
-/// An updater that holds the updater queue until `release` opens (or the timeout passes).
-struct BlockingUpdater: StateUpdater {
-    let started: Latch
-    let release: Latch
-    func updateState(_ state: inout CounterState) {
-        started.open()
-        release.wait(timeout: .seconds(20))
-        state.counter += 1000
-    }
-}
-
-/// A side effect that signals it started, then blocks until `release` opens.
-struct BlockingSideEffect: SideEffect {
-    let started: Latch
-    let release: Latch
-    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-        started.open()
-        guard release.wait(timeout: .seconds(20)) else { throw TimedOut(after: .seconds(20)) }
     }
 }
 
@@ -368,7 +292,7 @@ struct Constant: ReturningSideEffect {
 
 /// A side effect that fails (with the attempt number as code) until its `succeedOn`-th run.
 struct Flaky: ReturningSideEffect {
-    let attempts: Counter
+    let attempts: LockedValue<Int>
     let succeedOn: Int
     func sideEffect(_ context: any AnySideEffectContext) throws -> Int {
         let attempt = attempts.increment()
@@ -411,6 +335,53 @@ func interceptor(
         onStart(context)
         return { next in
             { item in try body(item, next) }
+        }
+    }
+}
+
+/// A task executor with a thread of its own, for async code that blocks on purpose (a documentation
+/// snippet written for scripts, which waits with `wait(timeout:)`): run under
+/// `withTaskExecutorPreference`, it runs there, never on a thread of Swift concurrency's shared
+/// pool. Its thread ends at ``stop()``.
+final class ThreadOfItsOwnExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` and `stopped` are only touched while holding `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+
+    init() {
+        Thread { [self] in runJobs() }.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once it has run the jobs it has.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runJobs() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty, !stopped {
+                condition.wait()
+            }
+            guard !jobs.isEmpty else {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The form in which a test gives its interceptors to the store: every interceptor semantics test
 /// runs once per form, since the two forms promise the same behaviour.

@@ -1,69 +1,98 @@
 import Foundation
 @testable import Katana
+import KatanaTestSupport
 
 /// A gate async code waits at until the test opens it; a waiting task that is cancelled stops
-/// waiting at once with `CancellationError`, as a cancellable `await` does.
-final class AsyncGate: @unchecked Sendable {
-    // @unchecked: every stored property is only touched under `lock`.
+/// waiting at once with `CancellationError`, as a cancellable `await` does. A test awaits the
+/// waiters' arrival with ``waitForWaiters(_:timeout:)``, woken by each arrival.
+final class AsyncGate: Sendable {
     private enum Waiter {
         case waiting(CheckedContinuation<Void, any Error>)
         case cancelledBeforeWaiting
     }
 
-    private let lock = NSLock()
-    private var isOpen = false
-    private var waiters: [Int: Waiter] = [:]
-    private var nextID = 0
+    private struct Waiting {
+        var isOpen = false
+        var waiters: [Int: Waiter] = [:]
+        var nextID = 0
+
+        var waitingCount: Int {
+            waiters.values.filter { if case .waiting = $0 { true } else { false } }.count
+        }
+    }
+
+    private let waiting = LockedValue(Waiting())
+    /// One element per change of the waiters (appended after the gate's lock is let go), so
+    /// that a test's wait looks again.
+    private let changes = LockedList<Void>()
 
     /// Lets every waiter through, now and later.
     func open() {
-        lock.lock()
-        isOpen = true
-        let resumed = waiters.values
-        waiters = [:]
-        lock.unlock()
+        let resumed = waiting.withLock { waiting in
+            waiting.isOpen = true
+            defer { waiting.waiters = [:] }
+            return waiting.waiters.values
+        }
         for case .waiting(let continuation) in resumed {
             continuation.resume()
         }
+        changes.append(())
     }
 
     /// How many tasks wait at the gate.
     var waitingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return waiters.values.filter { if case .waiting = $0 { true } else { false } }.count
+        waiting.withLock { $0.waitingCount }
+    }
+
+    /// Suspends until exactly `count` tasks wait at the gate.
+    func waitForWaiters(_ count: Int, timeout: Duration = defaultTestTimeout) async throws {
+        try await waitUntil("\(count) task(s) waiting at the gate", timeout: timeout) { [self] in waitingCount == count }
+    }
+
+    /// Suspends until `condition` holds, asking it again after each change of the gate's waiters
+    /// (one arrives, one is cancelled, the gate opens): for conditions that such a change settles.
+    func waitUntil(
+        _ what: String, timeout: Duration = defaultTestTimeout, _ condition: @escaping @Sendable () -> Bool
+    ) async throws {
+        try await changes.waitUntil(what, timeout: timeout) { _ in condition() }
     }
 
     /// Waits until the gate opens; throws `CancellationError` if the task is cancelled first.
     func wait() async throws {
-        let id = lock.withLock {
-            nextID += 1
-            return nextID
+        let id = waiting.withLock { waiting in
+            waiting.nextID += 1
+            return waiting.nextID
         }
+        defer { changes.append(()) }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.lock()
-                if isOpen {
-                    lock.unlock()
-                    continuation.resume()
-                } else if case .cancelledBeforeWaiting = waiters[id] {
-                    waiters[id] = nil
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
+                let outcome: Result<Void, any Error>? = waiting.withLock { waiting in
+                    if waiting.isOpen {
+                        return .success(())
+                    }
+                    if case .cancelledBeforeWaiting = waiting.waiters[id] {
+                        waiting.waiters[id] = nil
+                        return .failure(CancellationError())
+                    }
+                    waiting.waiters[id] = .waiting(continuation)
+                    return nil
+                }
+                if let outcome {
+                    continuation.resume(with: outcome)
                 } else {
-                    waiters[id] = .waiting(continuation)
-                    lock.unlock()
+                    changes.append(())
                 }
             }
         } onCancel: {
-            lock.lock()
-            let waiter = waiters[id]
-            if case .waiting = waiter {
-                waiters[id] = nil
-            } else if !isOpen {
-                waiters[id] = .cancelledBeforeWaiting
+            let waiter = waiting.withLock { waiting -> Waiter? in
+                let waiter = waiting.waiters[id]
+                if case .waiting = waiter {
+                    waiting.waiters[id] = nil
+                } else if !waiting.isOpen {
+                    waiting.waiters[id] = .cancelledBeforeWaiting
+                }
+                return waiter
             }
-            lock.unlock()
             if case .waiting(let continuation) = waiter {
                 continuation.resume(throwing: CancellationError())
             }
@@ -73,7 +102,7 @@ final class AsyncGate: @unchecked Sendable {
 
 /// What an ``AwaitGate`` side effect saw, one line per event: "label started",
 /// "label cancelled (Task.isCancelled: true)", "label finished".
-typealias EventLog = Recorder<String>
+typealias EventLog = LockedList<String>
 
 /// An async side effect that records its start, waits at a gate, and records how it ended; its
 /// value is its label. It may name a cancellation id, with or without "latest wins".
@@ -112,6 +141,12 @@ struct CheckCancellation: AsyncSideEffect {
 }
 
 extension PartialStore {
+    /// Suspends until the store refuses items from outside: its shutdown has begun. Polled: the
+    /// store signals when it runs out of work, not when a shutdown begins.
+    func shutdownHasBegun() async throws {
+        try await poll("the shutdown to begin") { isShuttingDown }
+    }
+
     /// Whether no side effect of this store is waiting for a worker or running (async ones until
     /// their body has ended).
     var sideEffectsAreIdle: Bool {
@@ -119,9 +154,10 @@ extension PartialStore {
     }
 }
 
-/// How long the holding fixtures below wait for their release before giving up: far longer than
-/// any test takes, even under the thread sanitizer on a loaded machine, so that a hold never ends
-/// by itself in the middle of a test (the shared `BlockingUpdater`'s 20 s did, under load).
+/// How long a fixture that holds one of the store's threads (the holding fixtures below, a latch, a
+/// gate) waits for its release before giving up: far longer than any test takes, even under the
+/// thread sanitizer on a loaded machine, so that a hold never ends by itself in the middle of a
+/// test and lets it see the work it holds back.
 let holdTimeout: Duration = .seconds(300)
 
 /// An updater that holds the store's updater queue until `release` opens.
@@ -135,12 +171,64 @@ struct HoldingUpdater: StateUpdater {
     }
 }
 
-/// A synchronous side effect that holds its worker until `release` opens.
+/// A synchronous side effect that holds its worker until `release` opens, then does `then`.
 struct HoldingSideEffect: SideEffect {
     let started: Latch
     let release: Latch
+    var then: @Sendable (SideEffectContext<CounterState, TestDependencies>) throws -> Void = { _ in }
     func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
         started.open()
-        guard release.wait(timeout: holdTimeout) else { throw TimedOut(after: holdTimeout) }
+        guard release.wait(timeout: holdTimeout) else { throw TimedOut(waitingFor: "the release", after: holdTimeout) }
+        try then(context)
+    }
+}
+
+/// One of a store's threads held by a holding fixture that has started: its promise, and
+/// ``release()``, which lets it go.
+struct Hold: Sendable {
+    let promise: Promise<Void>
+    private let latch: Latch
+
+    init(promise: Promise<Void>, latch: Latch) {
+        self.promise = promise
+        self.latch = latch
+    }
+
+    func release() {
+        latch.open()
+    }
+}
+
+extension Store where S == CounterState, D == TestDependencies {
+    /// Dispatches a ``HoldingUpdater`` and returns once it holds the store's updater queue: what
+    /// is dispatched next waits behind it until ``Hold/release()``.
+    func holdUpdaterQueue() async throws -> Hold {
+        let (started, release) = (Latch(), Latch())
+        let promise = dispatch(HoldingUpdater(started: started, release: release))
+        try await started.opened("the holding updater to start")
+        return Hold(promise: promise, latch: release)
+    }
+
+    /// Dispatches a ``HoldingSideEffect`` and returns once it holds a side-effect worker; once
+    /// released, it does `then`.
+    func holdWorker(
+        then: @escaping @Sendable (SideEffectContext<CounterState, TestDependencies>) throws -> Void = { _ in }
+    ) async throws -> Hold {
+        let (started, release) = (Latch(), Latch())
+        let promise = dispatch(HoldingSideEffect(started: started, release: release, then: then))
+        try await started.opened("the holding side effect to start")
+        return Hold(promise: promise, latch: release)
+    }
+}
+
+extension Store where S == CounterState, D == TestDependencies {
+    /// Dispatches an ``AwaitGate`` labelled `label` and returns once it waits at its gate: its
+    /// promise, the gate, and what it records.
+    @discardableResult
+    func dispatchWaitingAtAGate(_ label: String) async throws -> (promise: Promise<String>, gate: AsyncGate, events: EventLog) {
+        let (gate, events) = (AsyncGate(), EventLog())
+        let promise = dispatch(AwaitGate(label: label, gate: gate, events: events))
+        try await gate.waitForWaiters(1)
+        return (promise, gate, events)
     }
 }

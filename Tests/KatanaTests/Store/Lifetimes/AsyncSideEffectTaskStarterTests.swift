@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `Configuration.asyncSideEffectTaskStarter`: a tool starts the tasks async side effects run in.
 @Suite struct AsyncSideEffectTaskStarterTests {
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func everyAsyncSideEffectRunsInATaskTheStarterStarted() async throws {
-        let started = Counter()
+        let started = LockedValue(0)
         let store = makeStore { operation in
             started.increment()
             return Task { await operation() }
@@ -26,13 +27,10 @@ import Testing
 
     @Test func cancellingStillReachesATaskTheStarterStarted() async throws {
         let store = makeStore { operation in Task { await operation() } }
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (promise, _, events) = try await store.dispatchWaitingAtAGate("work")
         promise.cancel()
-        #expect(await eventuallyAsync { store.activeSideEffectCount == 0 })
-        #expect(events.values == ["work started", "work cancelled (Task.isCancelled: true)"])
+        try await store.waitUntil("the side effects to end") { store.activeSideEffectCount == 0 }
+        #expect(events.all == ["work started", "work cancelled (Task.isCancelled: true)"])
     }
 
     /// A side effect cancelled after it was registered but before its task existed: the task that
@@ -40,29 +38,24 @@ import Testing
     /// end before the store gets the task back. The starter cancels it by id at that very moment,
     /// then runs it at once.
     @Test func aSideEffectCancelledBeforeItsTaskExists_runsCancelled() async throws {
-        let box = StoreBox()
-        let cancelledInStarter = Recorder<Int>()
+        // The store the task starter reaches back into; set once, before the first dispatch.
+        let reached = LockedValue<TestStore?>(nil)
+        let cancelledInStarter = LockedList<Int>()
         let store = makeStore { operation in
-            cancelledInStarter.append(box.store?.cancelSideEffects(id: "search") ?? 0)
+            cancelledInStarter.append(reached.value?.cancelSideEffects(id: "search") ?? 0)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
                 return Task.immediate { await operation() }
             }
             return Task { await operation() }
         }
-        box.store = store
+        reached.withLock { $0 = store }
         let gate = AsyncGate()
         gate.open()
         let events = EventLog()
         let search = store.dispatch(AwaitGate(label: "search", gate: gate, events: events, id: "search"))
-        #expect(rejection(of: search, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
-        #expect(await eventuallyAsync { store.activeSideEffectCount == 0 })
-        #expect(cancelledInStarter.values == [1])
-        #expect(events.values == ["search started", "search cancelled (Task.isCancelled: true)"])
+        #expect(try await rejection(of: search)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+        try await store.waitUntil("the side effects to end") { store.activeSideEffectCount == 0 }
+        #expect(cancelledInStarter.all == [1])
+        #expect(events.all == ["search started", "search cancelled (Task.isCancelled: true)"])
     }
-}
-
-/// The store a task starter reaches back into; set once, before the first dispatch.
-private final class StoreBox: @unchecked Sendable {
-    // @unchecked: written once before any dispatch, only read afterwards.
-    var store: TestStore?
 }

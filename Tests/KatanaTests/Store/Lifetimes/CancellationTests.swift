@@ -1,15 +1,16 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `Promise.cancel()`: what happens to the work behind a promise, wherever that work is.
 @Suite struct CancellationTests {
     // MARK: - Promises without a store
 
-    @Test func cancellingAPendingPromise_rejectsItWithCancelled_once() {
+    @Test func cancellingAPendingPromise_rejectsItWithCancelled_once() async throws {
         let promise = Promise<Int> { _, _ in }
         promise.cancel()
-        #expect(rejection(of: promise)?.katana == .cancelled(item: "Promise<Swift.Int>"))
+        #expect(try await rejection(of: promise)?.katana == .cancelled(item: "Promise<Swift.Int>"))
         #expect(promise.isCancelled)
         // A second cancel changes nothing, and neither does a late fulfilment.
         promise.cancel()
@@ -17,14 +18,14 @@ import Testing
         #expect(promise.isCancelled)
     }
 
-    @Test func cancellingASettledPromise_changesNothing() throws {
+    @Test func cancellingASettledPromise_changesNothing() async throws {
         let fulfilled = Promise(resolved: 3)
         fulfilled.cancel()
-        #expect(try fulfilled.wait(timeout: defaultTestTimeout) == 3)
+        #expect(try await fulfilled.settled() == 3)
         #expect(!fulfilled.isCancelled)
         let rejected = Promise<Int>(rejected: TestError(code: 1))
         rejected.cancel()
-        #expect(rejection(of: rejected) as? TestError == TestError(code: 1))
+        #expect(try await rejection(of: rejected) as? TestError == TestError(code: 1))
         #expect(!rejected.isCancelled)
     }
 
@@ -41,10 +42,10 @@ import Testing
             }
             return 1
         }
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        try await gate.waitForWaiters(1)
         promise.cancel()
-        #expect(rejection(of: promise)?.katana == .cancelled(item: "Promise<Swift.Int>"))
-        #expect(await eventuallyAsync { events.values == ["started", "task cancelled: true"] })
+        #expect(try await rejection(of: promise)?.katana == .cancelled(item: "Promise<Swift.Int>"))
+        try await events.waitUntil { $0 == ["started", "task cancelled: true"] }
     }
 
     @Test func cancellingAChainedPromise_cancelsItsPendingSource() {
@@ -55,50 +56,55 @@ import Testing
         #expect(source.isCancelled)
     }
 
-    @Test func cancellingAChainedPromise_leavesASettledSourceAlone() throws {
+    @Test func cancellingAChainedPromise_leavesASettledSourceAlone() async throws {
         let queue = DispatchQueue(label: "held callbacks")
         queue.suspend()
         let source = Promise(resolved: 1)
         let derived = source.then(in: queue) { $0 + 1 }
         derived.cancel()
         queue.resume()
-        queue.sync {}
+        try await drained(queue)
         #expect(derived.isCancelled)
-        #expect(try source.wait(timeout: defaultTestTimeout) == 1)
+        #expect(try await source.settled() == 1)
         #expect(!source.isCancelled)
     }
 
     // MARK: - State updaters
 
-    @Test func anUpdaterStillWaitingInTheInbox_isNeverApplied() throws {
+    @Test func anUpdaterStillWaitingInTheInbox_isNeverApplied() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         let first = store.dispatch(Increment(amount: 1))
         let cancelled = store.dispatch(Increment(amount: 2))
         let last = store.dispatch(Increment(amount: 4))
         cancelled.cancel()
-        #expect(rejection(of: cancelled, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.Increment"))
-        release.open()
-        try first.wait(timeout: defaultTestTimeout)
-        try last.wait(timeout: defaultTestTimeout)
+        #expect(try await rejection(of: cancelled)?.katana == .cancelled(item: "KatanaTests.Increment"))
+        hold.release()
+        try await first.settled()
+        try await last.settled()
         #expect(store.state.applied == [1, 4])
         #expect(store.state.counter == 1005)
     }
 
-    @Test func anAppliedUpdater_keepsItsValue_andTheStateStays() throws {
-        let store = makeStore()
-        let promise = store.dispatch(Increment(amount: 5))
-        try promise.wait(timeout: defaultTestTimeout)
-        promise.cancel()
-        try promise.wait(timeout: defaultTestTimeout)
-        #expect(!promise.isCancelled)
-        #expect(store.state.counter == 5)
+    /// Checks that `promise`, an applied `Increment(amount: 5)`'s that was cancelled, was
+    /// fulfilled all the same, and the increment stays.
+    private func expectCancellingChangedNothing(
+        _ promise: Promise<Void>, in store: TestStore, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await promise.settled()
+        #expect(!promise.isCancelled, sourceLocation: sourceLocation)
+        #expect(store.state.counter == 5, sourceLocation: sourceLocation)
     }
 
-    @Test func anUpdaterAppliedWhoseListenersAreStillRunning_isNotCancelled() throws {
+    @Test func anAppliedUpdater_keepsItsValue_andTheStateStays() async throws {
+        let store = makeStore()
+        let promise = store.dispatch(Increment(amount: 5))
+        try await promise.settled()
+        promise.cancel()
+        try await expectCancellingChangedNothing(promise, in: store)
+    }
+
+    @Test func anUpdaterAppliedWhoseListenersAreStillRunning_isNotCancelled() async throws {
         let store = makeStore()
         let listening = Latch()
         let release = Latch()
@@ -107,58 +113,48 @@ import Testing
             release.wait(timeout: holdTimeout)
         }
         let promise = store.dispatch(Increment(amount: 5))
-        #expect(listening.wait(timeout: defaultTestTimeout))
+        try await listening.opened()
         // Applied, and waiting for its listener: cancelling changes nothing.
         promise.cancel()
         #expect(promise.isPending)
         release.open()
-        try promise.wait(timeout: defaultTestTimeout)
-        #expect(!promise.isCancelled)
-        #expect(store.state.counter == 5)
+        try await expectCancellingChangedNothing(promise, in: store)
     }
 
     // MARK: - Side effects
 
-    @Test func aRunningSynchronousSideEffect_isRejectedAtOnce_andItsBodyRunsToItsEnd() throws {
+    @Test func aRunningSynchronousSideEffect_isRejectedAtOnce_andItsBodyRunsToItsEnd() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdWorker()
+        let promise = hold.promise
         promise.cancel()
-        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.HoldingSideEffect"))
+        #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.HoldingSideEffect"))
         #expect(!store.sideEffectsAreIdle)
-        release.open()
-        #expect(eventually { store.sideEffectsAreIdle })
+        hold.release()
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
         #expect(promise.isCancelled)
     }
 
-    @Test func anAsyncSideEffectCancelledBeforeItStarts_neverRuns() throws {
+    @Test func anAsyncSideEffectCancelledBeforeItStarts_neverRuns() async throws {
         let store = makeStore()
         let events = EventLog()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         let promise = store.dispatch(CheckCancellation(events: events))
         promise.cancel()
-        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.CheckCancellation"))
-        release.open()
-        try store.dispatch(Increment()).wait(timeout: defaultTestTimeout)
-        #expect(eventually { store.sideEffectsAreIdle })
-        #expect(events.values.isEmpty)
+        #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.CheckCancellation"))
+        hold.release()
+        try await store.dispatch(Increment()).settled()
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
+        #expect(events.all.isEmpty)
     }
 
     @Test func anAsyncSideEffectCancelledWhileSuspended_seesTheCancellation_andItsTaskEnds() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "fetch", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (promise, _, events) = try await store.dispatchWaitingAtAGate("fetch")
         promise.cancel()
-        #expect(rejection(of: promise, timeout: defaultTestTimeout)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
-        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
-        #expect(events.values == ["fetch started", "fetch cancelled (Task.isCancelled: true)"])
+        #expect(try await rejection(of: promise)?.katana == .cancelled(item: "KatanaTests.AwaitGate"))
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
+        #expect(events.all == ["fetch started", "fetch cancelled (Task.isCancelled: true)"])
     }
 
     @Test func anAsyncSideEffectCancelledAfterItFinished_keepsItsValue() async throws {
@@ -171,7 +167,7 @@ import Testing
         promise.cancel()
         #expect(try await promise.value == "fetch")
         #expect(!promise.isCancelled)
-        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
     }
 
     @Test func aThenChainOnADispatch_cancelsTheDispatchedSideEffect() async throws {
@@ -180,10 +176,10 @@ import Testing
         let events = EventLog()
         let dispatched = store.dispatch(AwaitGate(label: "fetch", gate: gate, events: events))
         let chained = dispatched.then { "\($0)!" }
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        try await gate.waitForWaiters(1)
         chained.cancel()
         #expect(dispatched.isCancelled)
-        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
-        #expect(events.values.last == "fetch cancelled (Task.isCancelled: true)")
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
+        #expect(events.all.last == "fetch cancelled (Task.isCancelled: true)")
     }
 }

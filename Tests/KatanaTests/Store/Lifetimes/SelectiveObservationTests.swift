@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A state with a field that changes rarely next to one that changes all the time.
 struct ObservedState: State, Equatable {
@@ -63,36 +64,36 @@ private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "
         let collected = Task { await phases.reduce(into: [Pair]()) { $0.append(Pair(old: $1.old, new: $1.new)) } }
         try await dispatchThousandUpdates(to: store)
         await store.shutdown()
-        #expect(try await withTimeout { await collected.value } == expectedPhases)
+        #expect(try await withTimeout("WHAT") { await collected.value } == expectedPhases)
     }
 
     @Test func aKeyPathListener_isCalledOnlyWhenTheValueThereChanges() async throws {
         let store = makeObservedStore()
-        let calls = Recorder<String>()
+        let calls = LockedList<String>()
         store.addListener(of: \.phase) { old, new in calls.append("\(old)→\(new)") }
         try await dispatchThousandUpdates(to: store)
         // The updater's promise settles after its listeners: every call has been made.
-        #expect(calls.values == expectedPhases.map(\.description))
+        #expect(calls.all == expectedPhases.map(\.description))
     }
 
     @Test func aKeyPathThroughAComputedProperty_isReadThroughTheKeyPath() async throws {
         let store = makeObservedStore()
-        let lengths = Recorder<String>()
+        let lengths = LockedList<String>()
         // `String.count` has no fixed place in the state: the value is read through the key path.
         #expect(MemoryLayout<ObservedState>.offset(of: \ObservedState.phase.count) == nil)
         store.addListener(of: \.phase.count) { old, new in lengths.append("\(old)→\(new)") }
         try await dispatchThousandUpdates(to: store)
         // "starting" → "running" (8 → 7), → "draining" (7 → 8), → "stopped" (8 → 7).
-        #expect(lengths.values == ["8→7", "7→8", "8→7"])
+        #expect(lengths.all == ["8→7", "7→8", "8→7"])
     }
 
-    @Test func aKeyPathListener_stopsWhenUnsubscribed() throws {
+    @Test func aKeyPathListener_stopsWhenUnsubscribed() async throws {
         let store = makeObservedStore()
-        let calls = Counter()
+        let calls = LockedValue(0)
         let unsubscribe = store.addListener(of: \.phase) { _, _ in calls.increment() }
-        try store.dispatch(SetPhase(phase: "one")).wait(timeout: defaultTestTimeout)
+        try await store.dispatch(SetPhase(phase: "one")).settled()
         unsubscribe()
-        try store.dispatch(SetPhase(phase: "two")).wait(timeout: defaultTestTimeout)
+        try await store.dispatch(SetPhase(phase: "two")).settled()
         #expect(calls.value == 1)
     }
 
@@ -104,11 +105,11 @@ private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "
         }
         try await store.dispatch(CountTick()).value
         // Sequences are not waited for by promises: wait until every change has been handed over.
-        #expect(await eventuallyAsync { store.engine.delivery.isIdle })
+        try await store.waitUntil("every change handed over") { store.engine.delivery.isIdle }
         // The consumer only now reads, until the final state: what it sees is the newest change
         // each time it looks (a single change each), a handful of the 10,001 (more than one only
         // when the hand-over was still catching up under load).
-        let seen = try await withTimeout {
+        let seen = try await withTimeout("the consumer to reach the final state") {
             var seen: [Int] = []
             for await change in updates {
                 #expect(change.new.ticks == change.old.ticks + 1)
@@ -122,38 +123,30 @@ private let expectedPhases = [Pair(old: "starting", new: "running"), Pair(old: "
         await store.shutdown()
     }
 
-    @Test func newest_keepsAtMostThatManyChanges_droppingTheOldest() async throws {
+    /// Observes the ticks of a new store with `observe`, dispatches `count` ticks, shuts the store
+    /// down, and returns the tick counts the sequence kept.
+    private func ticksKept(
+        after count: Int, _ observe: (ObservedStore) -> AsyncStream<(old: Int, new: Int)>
+    ) async throws -> [Int] {
         let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(3))
-        for _ in 0..<100 {
+        let updates = observe(store)
+        for _ in 1..<count {
             store.dispatch(CountTick())
         }
-        try await store.dispatch(CountTick()).value
+        try await store.dispatch(CountTick()).settled()
         await store.shutdown()
-        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
-        #expect(kept == [99, 100, 101])
+        return await updates.reduce(into: [Int]()) { $0.append($1.new) }
+    }
+
+    @Test func newest_keepsAtMostThatManyChanges_droppingTheOldest() async throws {
+        #expect(try await ticksKept(after: 101) { $0.stateUpdates(of: \.ticks, buffering: .newest(3)) } == [99, 100, 101])
     }
 
     @Test func everyChange_isTheDefault_andKeepsEveryChange() async throws {
-        let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks)
-        for _ in 0..<100 {
-            store.dispatch(CountTick())
-        }
-        try await store.dispatch(CountTick()).value
-        await store.shutdown()
-        let kept = await updates.reduce(into: [Int]()) { $0.append($1.new) }
-        #expect(kept == Array(1...101))
+        #expect(try await ticksKept(after: 101) { $0.stateUpdates(of: \.ticks) } == Array(1...101))
     }
 
     @Test func newestBelowOne_keepsOneChange() async throws {
-        let store = makeObservedStore()
-        let updates = store.stateUpdates(of: \.ticks, buffering: .newest(0))
-        for _ in 0..<10 {
-            store.dispatch(CountTick())
-        }
-        try await store.dispatch(CountTick()).value
-        await store.shutdown()
-        #expect(await updates.reduce(into: [Int]()) { $0.append($1.new) } == [11])
+        #expect(try await ticksKept(after: 11) { $0.stateUpdates(of: \.ticks, buffering: .newest(0)) } == [11])
     }
 }

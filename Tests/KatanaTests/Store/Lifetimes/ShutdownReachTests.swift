@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A shutdown reaches every item the store accepted before the call, wherever it is — in the
 /// inbox, in the batch the drainer holds, waiting for a worker, running (docs/Architecture.md,
@@ -11,7 +12,7 @@ import Testing
     private struct Slow: StateUpdater {
         let index: Int
         let milliseconds: Int
-        let applied: Recorder<Int>
+        let applied: LockedList<Int>
         func updateState(_ state: inout CounterState) {
             if milliseconds > 0 {
                 Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
@@ -61,19 +62,17 @@ import Testing
         deadline: Duration
     ) async throws -> (report: ShutdownReport, outcome: Outcome) {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let holding = store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
-        let applied = Recorder<Int>()
+        let hold = try await store.holdUpdaterQueue()
+        let holding = hold.promise
+        let applied = LockedList<Int>()
         let promises = (0 ..< count).map { store.dispatch(Slow(index: $0, milliseconds: milliseconds, applied: applied)) }
         let shutdown = Task { await store.shutdown(mode, deadline: deadline) }
-        #expect(await eventuallyAsync { store.isShuttingDown })
-        release.open()
-        let report = try await withTimeout { await shutdown.value }
+        try await store.shutdownHasBegun()
+        hold.release()
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
         // At the moment it returns: every item handled or cancelled, none pending.
         let outcome = Self.outcome(of: promises)
-        let appliedAtReturn = applied.values
+        let appliedAtReturn = applied.all
         #expect(holding.outcome != nil)
         #expect(outcome.pending.isEmpty, "\(outcome.pending.count) promises still pending when shutdown returned")
         #expect(outcome.otherErrors.isEmpty, "\(outcome.otherErrors.prefix(3))")
@@ -87,7 +86,7 @@ import Testing
         #expect(store.state.counter == 1_000 + appliedAtReturn.count)
         // Nothing is applied afterwards, and no promise changes.
         try await Task.sleep(for: .milliseconds(3 * max(milliseconds, 10)))
-        #expect(applied.values.count == appliedAtReturn.count)
+        #expect(applied.all.count == appliedAtReturn.count)
         #expect(store.state.counter == 1_000 + appliedAtReturn.count)
         #expect(Self.outcome(of: promises).fulfilled == outcome.fulfilled)
         return (report, outcome)
@@ -124,14 +123,14 @@ import Testing
     func aShutdownWhileUpdatersStream_leavesNothingPending_andAppliesNothingAfterwards_20Times(_ mode: ShutdownMode) async throws {
         for _ in 0 ..< 20 {
             let store = makeStore()
-            let applied = Recorder<Int>()
+            let applied = LockedList<Int>()
             let promises = (0 ..< 2_000).map { store.dispatch(Slow(index: $0, milliseconds: 0, applied: applied)) }
             let appliedBefore = store.state.counter
-            let report = try await withTimeout { await store.shutdown(mode, deadline: .milliseconds(5)) }
+            let report = try await withTimeout("the shutdown") { await store.shutdown(mode, deadline: .milliseconds(5)) }
             let outcome = Self.outcome(of: promises)
             #expect(outcome.pending.isEmpty)
             #expect(outcome.otherErrors.isEmpty)
-            #expect(outcome.fulfilled == Set(applied.values))
+            #expect(outcome.fulfilled == Set(applied.all))
             #expect(report.cancelled == outcome.cancelled.count)
             // Handled: applied after the shutdown began, so at most those applied after the look before it.
             #expect(report.handled <= outcome.fulfilled.count - appliedBefore + 1)
@@ -151,30 +150,29 @@ import Testing
         let release = Latch()
         // One async waits on a gate (it gave its thread back when it suspended); two hold both
         // threads; ten more wait for a worker.
-        let gate = AsyncGate()
-        let events = EventLog()
-        let running = store.dispatch(AwaitGate(label: "async", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (running, _, _) = try await store.dispatchWaitingAtAGate("async")
         // Both bodies must have begun: two busy workers alone could be one body and the worker
         // that is still handing the async one's task back (seen under the thread sanitizer).
         let started = [Latch(), Latch()]
         let holding = started.map { store.dispatch(HoldingSideEffect(started: $0, release: release)) }
-        #expect(await eventuallyAsync { started.allSatisfy { $0.wait(timeout: .zero) } })
-        #expect(await eventuallyAsync { threads.statistics.busy == 2 })
+        for latch in started {
+            try await latch.opened("a holding side effect to start")
+        }
+        try await poll("both workers to be busy") { threads.statistics.busy == 2 }
         let waiting = (0 ..< 10).map { _ in store.dispatch(IncrementLater(amount: 1)) }
         let shutdown = Task { await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .seconds(600)) }
-        #expect(await eventuallyAsync { running.outcome != nil })
+        _ = try await rejection(of: running)  // settled: the shutdown has cancelled it
         release.open()
-        let report = try await withTimeout { await shutdown.value }
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
         // The two running bodies finished (handled); the ten never ran; the async one was cancelled.
         #expect(report == ShutdownReport(handled: 2, cancelled: 11, stillRunning: 0))
         for promise in holding {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
         for promise in waiting {
-            #expect(rejection(of: promise, timeout: .zero)?.katana == .cancelledByShutdown(item: "KatanaTests.IncrementLater"))
+            #expect(rejectionNow(of: promise)?.katana == .cancelledByShutdown(item: "KatanaTests.IncrementLater"))
         }
-        #expect(rejection(of: running, timeout: .zero)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(rejectionNow(of: running)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
         #expect(store.state.counter == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `store.shutdown(_:deadline:gracePeriod:)` and `runUntilShutdown()`.
 @Suite struct ShutdownTests {
@@ -9,39 +10,38 @@ import Testing
         let store = makeStore()
         let gate = AsyncGate()
         let events = EventLog()
-        let release = Latch()
+        let hold: Hold
         var running: [Promise<String>] = []
         var queued: [Promise<Void>] = []
 
-        init(running count: Int, queued: Int) async {
+        init(running count: Int, queued: Int) async throws {
             for index in 0..<count {
                 running.append(store.dispatch(AwaitGate(label: "effect \(index)", gate: gate, events: events)))
             }
-            let gate = self.gate
-            let allWaiting = await eventuallyAsync { gate.waitingCount == count }
-            #expect(allWaiting)
-            let started = Latch()
-            store.dispatch(HoldingUpdater(started: started, release: release))
-            #expect(started.wait(timeout: defaultTestTimeout))
+            try await gate.waitForWaiters(count)
+            hold = try await store.holdUpdaterQueue()
             for _ in 0..<queued {
                 self.queued.append(store.dispatch(Increment(amount: 1)))
             }
         }
 
-        /// Waits until the store refuses items from outside: its shutdown has begun.
-        func shutdownHasBegun() async -> Bool {
-            await store.shutdownHasBegun()
+        /// Shuts the store down with `mode` (with ample time to finish) and, once the shutdown has
+        /// begun, lets the held updater go; returns the shutdown's task.
+        func shutDown(_ mode: ShutdownMode) async throws -> Task<ShutdownReport, Never> {
+            let store = store
+            let shutdown = Task { await store.shutdown(mode, deadline: .seconds(600), gracePeriod: .seconds(600)) }
+            try await store.shutdownHasBegun()
+            hold.release()
+            return shutdown
         }
     }
 
     @Test func finishingWork_handlesEveryQueuedItem_andLetsRunningSideEffectsFinish() async throws {
-        let busy = await Busy(running: 100, queued: 10_000)
+        let busy = try await Busy(running: 100, queued: 10_000)
         let store = busy.store
-        let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await busy.shutdownHasBegun())
-        busy.release.open()
+        let shutdown = try await busy.shutDown(.finishWork)
         busy.gate.open()
-        let report = try await withTimeout { await shutdown.value }
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
 
         #expect(report.cancelled == 0)
         #expect(report.stillRunning == 0)
@@ -55,76 +55,66 @@ import Testing
         #expect(store.state.counter == 1_000 + 10_000)
         #expect(store.sideEffectsAreIdle)
         // Nothing is taken any more, whatever its kind.
-        #expect(rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
-        #expect(rejection(of: store.dispatch(CheckCancellation(events: busy.events)))?.katana == .storeShutDown(item: "KatanaTests.CheckCancellation"))
+        #expect(try await rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
+        #expect(try await rejection(of: store.dispatch(CheckCancellation(events: busy.events)))?.katana == .storeShutDown(item: "KatanaTests.CheckCancellation"))
         #expect(store.state.counter == 1_000 + 10_000)
-        #expect(!busy.events.values.contains { $0.hasPrefix("ran") })
+        #expect(!busy.events.all.contains { $0.hasPrefix("ran") })
     }
 
     @Test func cancellingWork_rejectsEveryQueuedItem_andCancelsRunningSideEffects() async throws {
-        let busy = await Busy(running: 100, queued: 10_000)
+        let busy = try await Busy(running: 100, queued: 10_000)
         let store = busy.store
-        let shutdown = Task { await store.shutdown(.cancelWork, gracePeriod: .seconds(600)) }
-        #expect(await busy.shutdownHasBegun())
         // The updater being applied cannot be stopped: the shutdown waits for it.
-        busy.release.open()
-        let report = try await withTimeout { await shutdown.value }
+        let shutdown = try await busy.shutDown(.cancelWork)
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
 
         #expect(report.cancelled == 10_100)
         #expect(report.stillRunning == 0)
         for promise in busy.queued {
-            #expect(rejection(of: promise, timeout: .milliseconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.Increment"))
+            #expect(rejectionNow(of: promise)?.katana == .cancelledByShutdown(item: "KatanaTests.Increment"))
         }
         for promise in busy.running {
-            #expect(rejection(of: promise, timeout: .milliseconds(1))?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+            #expect(rejectionNow(of: promise)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
         }
         #expect(store.state.counter == 1_000)
         #expect(store.sideEffectsAreIdle)
-        let cancelled = busy.events.values.filter { $0.hasSuffix("cancelled (Task.isCancelled: true)") }
+        let cancelled = busy.events.all.filter { $0.hasSuffix("cancelled (Task.isCancelled: true)") }
         #expect(cancelled.count == 100)
     }
 
     @Test func theDeadline_cancelsWhatHasNotFinished() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let stuck = store.dispatch(AwaitGate(label: "slow fetch", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
-        let report = try await withTimeout { await store.shutdown(.finishWork, deadline: .milliseconds(50)) }
+        let (stuck, _, events) = try await store.dispatchWaitingAtAGate("slow fetch")
+        let report = try await withTimeout("the shutdown") { await store.shutdown(.finishWork, deadline: .milliseconds(50)) }
         #expect(report == ShutdownReport(handled: 0, cancelled: 1, stillRunning: 0))
-        #expect(rejection(of: stuck, timeout: defaultTestTimeout)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
-        #expect(events.values == ["slow fetch started", "slow fetch cancelled (Task.isCancelled: true)"])
+        #expect(try await rejection(of: stuck)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(events.all == ["slow fetch started", "slow fetch cancelled (Task.isCancelled: true)"])
     }
 
     @Test func aSynchronousSideEffectThatCannotStop_isReportedAsStillRunning_andItsPromiseIsRejectedByTheReturn() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let blocked = store.dispatch(HoldingSideEffect(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
-        let report = try await withTimeout {
+        let hold = try await store.holdWorker()
+        let blocked = hold.promise
+        let report = try await withTimeout("the shutdown") {
             await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .milliseconds(20))
         }
         #expect(report.stillRunning == 1)
         #expect(report.cancelled == 0)
         // Nothing settles a promise after the shutdown has returned: the body's outcome is dropped.
-        #expect(rejection(of: blocked, timeout: .zero)?.katana == .cancelledByShutdown(item: "KatanaTests.HoldingSideEffect"))
-        release.open()
-        #expect(await eventuallyAsync { store.sideEffectsAreIdle })
+        #expect(rejectionNow(of: blocked)?.katana == .cancelledByShutdown(item: "KatanaTests.HoldingSideEffect"))
+        hold.release()
+        try await store.waitUntil("the side effects to end") { store.sideEffectsAreIdle }
     }
 
     @Test func workThatTheStoresOwnSideEffectsDispatch_isHandledWhileFinishing() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         // Waiting behind the blocking updater: the side effect dispatches an updater when it runs.
         let later = store.dispatch(AsyncAdd(amount: 7))
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await store.shutdownHasBegun())
-        release.open()
-        let report = try await withTimeout { await shutdown.value }
+        try await store.shutdownHasBegun()
+        hold.release()
+        let report = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(try await later.value == 1_007)
         // The updater being applied when the shutdown began, the side effect, and the updater it dispatched.
         #expect(report.handled == 3)
@@ -140,36 +130,33 @@ import Testing
         let keyPath = Task { await sequences.2.reduce(0) { count, _ in count + 1 } }
         try await store.dispatch(Increment()).value
         await store.shutdown()
-        #expect(try await withTimeout { await everyChange.value } == 1)
-        #expect(try await withTimeout { await latestOnly.value } == 1)
-        #expect(try await withTimeout { await keyPath.value } == 1)
-        let late = try await withTimeout { await store.stateUpdates.reduce(0) { count, _ in count + 1 } }
+        #expect(try await withTimeout("every change's sequence to end") { await everyChange.value } == 1)
+        #expect(try await withTimeout("the latest-only sequence to end") { await latestOnly.value } == 1)
+        #expect(try await withTimeout("the key path's sequence to end") { await keyPath.value } == 1)
+        let late = try await withTimeout("a late sequence to end") { await store.stateUpdates.reduce(0) { count, _ in count + 1 } }
         #expect(late == 0)
     }
 
     @Test func isShuttingDown_fromTheCall_onwards() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (_, gate, _) = try await store.dispatchWaitingAtAGate("work")
         #expect(!store.isShuttingDown)
         let shutdown = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await eventuallyAsync { store.isShuttingDown })
+        try await store.shutdownHasBegun()
         gate.open()
-        _ = try await withTimeout { await shutdown.value }
+        _ = try await withTimeout("the shutdown") { await shutdown.value }
         #expect(store.isShuttingDown)
     }
 
     @Test func listeners_areNotCalledAfterTheShutdown() async throws {
         let store = makeStore()
-        let calls = Counter()
+        let calls = LockedValue(0)
         store.addListener { _, _ in calls.increment() }
         try await store.dispatch(Increment()).value
         await store.shutdown()
-        let late = Counter()
+        let late = LockedValue(0)
         store.addListener { _, _ in late.increment() }
-        #expect(rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
+        #expect(try await rejection(of: store.dispatch(Increment()))?.katana == .storeShutDown(item: "KatanaTests.Increment"))
         #expect(calls.value == 1)
         #expect(late.value == 0)
     }
@@ -177,16 +164,13 @@ import Testing
     @Test func everyCallerAndRunUntilShutdown_getTheSameReport() async throws {
         let store = makeStore()
         let runner = Task { await store.runUntilShutdown() }
-        let gate = AsyncGate()
-        let events = EventLog()
-        store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (_, gate, _) = try await store.dispatchWaitingAtAGate("work")
         let first = Task { await store.shutdown(.finishWork, deadline: .seconds(600)) }
-        #expect(await eventuallyAsync { store.engine.shutdownProgress.withLock { $0.phase } == .shuttingDown })
+        try await poll("the shutdown to begin") { store.engine.shutdownProgress.withLock { $0.phase } == .shuttingDown }
         // Joins the shutdown under way: its own mode is not used.
         let second = Task { await store.shutdown(.cancelWork) }
         gate.open()
-        let reports = try await withTimeout { await [first.value, second.value, runner.value] }
+        let reports = try await withTimeout("every report") { await [first.value, second.value, runner.value] }
         // The side effect running when the shutdown began finished while it let work finish.
         #expect(reports[0] == ShutdownReport(handled: 1, cancelled: 0, stillRunning: 0))
         #expect(Set(reports).count == 1)
@@ -195,33 +179,20 @@ import Testing
 
     @Test func cancellingTheTaskThatRunsTheStore_shutsItDownCancellingWork() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let work = store.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (work, _, _) = try await store.dispatchWaitingAtAGate("work")
         let runner = Task { await store.runUntilShutdown() }
         runner.cancel()
-        let report = try await withTimeout { await runner.value }
+        let report = try await withTimeout("the run to end") { await runner.value }
         #expect(report.cancelled == 1)
-        #expect(rejection(of: work, timeout: defaultTestTimeout)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
+        #expect(try await rejection(of: work)?.katana == .cancelledByShutdown(item: "KatanaTests.AwaitGate"))
     }
 
     @Test func releasingAStoreWithoutAShutdown_stillSettlesEveryPromise() async throws {
         var store: TestStore? = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let work = store?.dispatch(AwaitGate(label: "work", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let (work, gate, _) = try #require(try await store?.dispatchWaitingAtAGate("work"))
         store = nil
         gate.open()
         // A running side effect finishes on its own: its promise settles with its value.
-        #expect(try await work?.value == "work")
-    }
-}
-
-extension PartialStore {
-    /// Waits (bounded) until the store's shutdown has begun: it refuses items from outside.
-    func shutdownHasBegun() async -> Bool {
-        await eventuallyAsync { self.engine.inbox.withLock { $0.intake } != .open }
+        #expect(try await work.value == "work")
     }
 }

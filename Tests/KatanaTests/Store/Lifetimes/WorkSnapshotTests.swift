@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// `PartialStore.workSnapshot`: what a tool waiting for the store to settle sees.
 @Suite struct WorkSnapshotTests {
@@ -7,43 +8,39 @@ import Testing
         let store = makeStore()
         #expect(store.workSnapshot == StoreWorkSnapshot(dispatchedCount: 0, isIdle: true, runningAsyncSideEffects: 0))
         try await store.dispatch(Increment()).value
-        #expect(await eventuallyAsync { store.workSnapshot == StoreWorkSnapshot(dispatchedCount: 1, isIdle: true, runningAsyncSideEffects: 0) })
+        try await store.waitUntil("an idle store that was given one item") {
+            store.workSnapshot == StoreWorkSnapshot(dispatchedCount: 1, isIdle: true, runningAsyncSideEffects: 0)
+        }
     }
 
     @Test func aHeldUpdater_orItemsWaitingBehindIt_makeTheStoreBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        store.dispatch(HoldingUpdater(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdUpdaterQueue()
         store.dispatch(Increment())
         #expect(!store.workSnapshot.isIdle)
         #expect(store.workSnapshot.dispatchedCount == 2)
-        release.open()
-        #expect(await eventuallyAsync { store.workSnapshot.isIdle })
+        hold.release()
+        try await store.waitUntilIdle()
     }
 
     @Test func aRunningSynchronousSideEffect_makesTheStoreBusy() async throws {
         let store = makeStore()
-        let started = Latch()
-        let release = Latch()
-        let promise = store.dispatch(HoldingSideEffect(started: started, release: release))
-        #expect(started.wait(timeout: defaultTestTimeout))
+        let hold = try await store.holdWorker()
+        let promise = hold.promise
         #expect(!store.workSnapshot.isIdle)
-        release.open()
+        hold.release()
         try await promise.value
-        #expect(await eventuallyAsync { store.workSnapshot.isIdle })
+        try await store.waitUntilIdle()
     }
 
     @Test func aSuspendedAsyncSideEffect_leavesTheStoreIdle_butIsCounted() async throws {
         let store = makeStore()
-        let gate = AsyncGate()
-        let events = EventLog()
-        let promise = store.dispatch(AwaitGate(label: "wait", gate: gate, events: events))
-        #expect(await eventuallyAsync { gate.waitingCount == 1 && store.workSnapshot.isIdle })
+        let (promise, gate, _) = try await store.dispatchWaitingAtAGate("wait")
+        try await store.waitUntilIdle()
+        #expect(gate.waitingCount == 1)
         #expect(store.workSnapshot.runningAsyncSideEffects == 1)
         gate.open()
         #expect(try await promise.value == "wait")
-        #expect(await eventuallyAsync { store.workSnapshot.runningAsyncSideEffects == 0 })
+        try await store.waitUntil("the async side effect to end") { store.workSnapshot.runningAsyncSideEffects == 0 }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// However a side effect blocks, one dispatched meanwhile starts promptly (docs/Architecture.md,
 /// "Store semantics"): side effects run on threads of the package's own, not on a dispatch queue
@@ -13,19 +14,19 @@ import Testing
 
     /// A side effect that blocks its thread in the way `block` says until released.
     private struct Blocking: SideEffect {
-        let started: Counter
+        let started: LockedList<Void>
         let block: @Sendable () -> Void
         func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-            started.increment()
+            started.append(())
             block()
         }
     }
 
     /// A side effect that returns at once.
     private struct Short: SideEffect {
-        let done: Counter
+        let done: LockedList<Void>
         func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) throws {
-            done.increment()
+            done.append(())
         }
     }
 
@@ -49,27 +50,26 @@ import Testing
     /// their end while the blocked ones still block, then releases them with `release`.
     private func shortOnesRunPast(blocking block: @escaping @Sendable () -> Void, release: () -> Void) async throws {
         let store = makeStore()
-        let started = Counter()
+        let started = LockedList<Void>()
         let blocked = (0 ..< Self.blockedCount).map { _ in store.dispatch(Blocking(started: started, block: block)) }
-        let allStarted = await eventuallyAsync { started.value == Self.blockedCount }
-        #expect(allStarted, "only \(started.value) of \(Self.blockedCount) blocked side effects started")
-        let done = Counter()
+        try await started.waitUntil("\(Self.blockedCount) blocked side effects to start") { $0.count == Self.blockedCount }
+        let done = LockedList<Void>()
         let short = (0 ..< Self.shortCount).map { _ in store.dispatch(Short(done: done)) }
         for promise in short {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
-        #expect(done.value == Self.shortCount)
+        #expect(done.count == Self.shortCount)
         // None of the short ones waited for a blocked one to end: all are still blocked.
         #expect(blocked.allSatisfy { $0.isPending })
         release()
         for promise in blocked {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
     }
 
     @Test func sixtyFourBlockedInThreadSleep_tenThousandShortOnesStillComplete() async throws {
         let released = Latch()
-        let isReleased = Locked(false)
+        let isReleased = LockedValue(false)
         try await shortOnesRunPast(blocking: {
             // Blocked in sleeps until released (and at most for the hold timeout).
             let deadline = ContinuousClock.now + holdTimeout
@@ -107,22 +107,22 @@ import Testing
     /// failure, not once the blocked one returns.
     @Test func anyOverABlockedSideEffectAndOneThatFailsAtOnce_settlesWithTheFailure_whileTwoOthersBlock() async throws {
         let store = makeStore()
-        let started = Counter()
+        let started = LockedList<Void>()
         let release = Latch()
         let blocked = (0 ..< 2).map { _ in
             store.dispatch(Blocking(started: started) { release.wait(timeout: holdTimeout) })
         }
-        #expect(await eventuallyAsync { started.value == 2 })
+        try await started.waitUntil("2 started") { $0.count == 2 }
         let slow = store.dispatch(SlowValue(release: release))
         let first = any(slow, store.dispatch(FailsAtOnce()))
         await #expect(throws: TestError(code: 7)) {
-            try await withTimeout { try await first.value }
+            try await first.settled()
         }
         #expect(slow.isPending)
         release.open()
-        #expect(try await withTimeout { try await slow.value } == 1)
+        #expect(try await slow.settled() == 1)
         for promise in blocked {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
     }
 
@@ -131,27 +131,27 @@ import Testing
         var configuration = testConfiguration()
         configuration.workerThreads = threads
         let store = makeStore(configuration: configuration)
-        let started = Counter()
+        let started = LockedList<Void>()
         let semaphore = DispatchSemaphore(value: 0)
         let blocked = (0 ..< 4).map { _ in
             store.dispatch(Blocking(started: started) { _ = semaphore.wait(timeout: .now() + holdTimeout.timeInterval) })
         }
-        #expect(await eventuallyAsync { started.value == 4 })
-        let done = Counter()
+        try await started.waitUntil("4 started") { $0.count == 4 }
+        let done = LockedList<Void>()
         let queued = store.dispatch(Short(done: done))
         // Every thread of the pool is blocked: the fifth waits, counted, and is not run.
-        #expect(await eventuallyAsync { threads.statistics.queued == 1 })
-        #expect(done.value == 0)
+        try await poll("the fifth to wait for a thread") { threads.statistics.queued == 1 }
+        #expect(done.count == 0)
         #expect(queued.isPending)
         #expect(store.activeSideEffectCount == 5)
         semaphore.signal()
-        _ = try await withTimeout { try await queued.value }
-        #expect(done.value == 1)
+        _ = try await queued.settled()
+        #expect(done.count == 1)
         for _ in 1 ..< 4 {
             semaphore.signal()
         }
         for promise in blocked {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
     }
 
@@ -159,22 +159,22 @@ import Testing
         var configuration = testConfiguration()
         configuration.workerThreads = WorkerThreads(maximumThreads: 2, idleTimeout: .seconds(1), name: "test.cap.wait")
         let store = makeStore(configuration: configuration)
-        let started = Counter()
+        let started = LockedList<Void>()
         let gate = Promise<Void>.pending()
         let blocked = (0 ..< 8).map { _ in
             store.dispatch(Blocking(started: started) { _ = try? gate.wait(timeout: holdTimeout) })
         }
         // A blocked `wait` does not count against the cap: all eight start.
-        #expect(await eventuallyAsync { started.value == 8 })
-        let done = Counter()
+        try await started.waitUntil("8 started") { $0.count == 8 }
+        let done = LockedList<Void>()
         let short = (0 ..< 100).map { _ in store.dispatch(Short(done: done)) }
         for promise in short {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
-        #expect(done.value == 100)
+        #expect(done.count == 100)
         _ = gate.resolve(())
         for promise in blocked {
-            _ = try await withTimeout { try await promise.value }
+            _ = try await promise.settled()
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// An async side effect whose body ends without suspending, on the worker that started its task,
 /// hands that task on to the worker's next async side effect (docs/StoreAndThreading.md, "Side-effect
@@ -23,7 +24,7 @@ import Testing
         func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) async throws -> String {
             events.append("\(label) started (Task.isCancelled: \(Task.isCancelled))")
             if let hold, !hold.wait(timeout: holdTimeout) {
-                throw TimedOut(after: holdTimeout)
+                throw TimedOut(waitingFor: "the release", after: holdTimeout)
             }
             if cancelsItsOwnTask {
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -54,11 +55,11 @@ import Testing
         func queue<Next: AsyncSideEffect>(
             _ next: Next,
             behindOneThatCancelsItsOwnTask cancelsItsOwnTask: Bool = false
-        ) async -> (first: Promise<String>, next: Promise<Next.ReturnValue>) {
+        ) async throws -> (first: Promise<String>, next: Promise<Next.ReturnValue>) {
             let first = store.dispatch(Step(label: "first", events: events, hold: release, cancelsItsOwnTask: cancelsItsOwnTask))
-            #expect(await eventuallyAsync { events.values.count == 1 })
+            try await events.waitUntil("the first side effect to start") { $0.count == 1 }
             let nextPromise = store.dispatch(next)
-            #expect(await eventuallyAsync { threads.statistics.queued == 1 }, "the second side effect never waited for a worker")
+            try await poll("the second side effect to wait for a worker") { threads.statistics.queued == 1 }
             release.open()
             return (first, nextPromise)
         }
@@ -67,60 +68,60 @@ import Testing
     @Test func aSideEffectThatSuspendsInAHandedOnTask_isCancelledThroughThatTasksHandle() async throws {
         let worker = OneWorker("test.handon.a")
         let gate = AsyncGate()
-        let promises = await worker.queue(AwaitGate(label: "fetch", gate: gate, events: worker.events))
-        #expect(try await withTimeout { try await promises.first.value } == "first")
-        #expect(await eventuallyAsync { gate.waitingCount == 1 })
+        let promises = try await worker.queue(AwaitGate(label: "fetch", gate: gate, events: worker.events))
+        #expect(try await promises.first.settled() == "first")
+        try await gate.waitForWaiters(1)
         promises.next.cancel()
         // Its promise is rejected by the cancellation itself; its body sees it only if the task's
         // handle went to its entry, not to the entry of the side effect the task began with.
-        #expect(await eventuallyAsync { worker.events.values.count == 3 }, "the suspended side effect never saw its cancellation: \(worker.events.values)")
-        #expect(worker.events.values == [
+        try await worker.events.waitUntil("the suspended side effect to see its cancellation") { $0.count == 3 }
+        #expect(worker.events.all == [
             "first started (Task.isCancelled: false)",
             "fetch started",
             "fetch cancelled (Task.isCancelled: true)",
         ])
-        #expect(await eventuallyAsync { worker.store.sideEffectsAreIdle })
+        try await worker.store.waitUntil("the side effects to end") { worker.store.sideEffectsAreIdle }
     }
 
     @Test func aSideEffectCancelledWhileItRuns_doesNotPassItsCancellationOn() async throws {
         let worker = OneWorker("test.handon.b")
         let first = worker.store.dispatch(Step(label: "first", events: worker.events, hold: worker.release))
-        #expect(await eventuallyAsync { worker.events.values.count == 1 })
+        try await worker.events.waitUntil("the first side effect to start") { $0.count == 1 }
         first.cancel()
         let next = worker.store.dispatch(Step(label: "next", events: worker.events))
-        #expect(await eventuallyAsync { worker.threads.statistics.queued == 1 })
+        try await poll("the next side effect to wait for a worker") { worker.threads.statistics.queued == 1 }
         worker.release.open()
-        #expect(try await withTimeout { try await next.value } == "next")
+        #expect(try await next.settled() == "next")
         do {
-            _ = try await withTimeout { try await first.value }
+            _ = try await first.settled()
             Issue.record("the cancelled side effect's promise was fulfilled")
         } catch {
             #expect(KatanaError.isCancellation(error), "the cancelled side effect's promise failed with \(error)")
         }
-        #expect(worker.events.values == ["first started (Task.isCancelled: false)", "next started (Task.isCancelled: false)"])
+        #expect(worker.events.all == ["first started (Task.isCancelled: false)", "next started (Task.isCancelled: false)"])
     }
 
     @Test func aSideEffectThatCancelsItsOwnTask_isFollowedByOneWhoseTaskIsNotCancelled() async throws {
         let worker = OneWorker("test.handon.c")
-        let promises = await worker.queue(Step(label: "next", events: worker.events), behindOneThatCancelsItsOwnTask: true)
-        #expect(try await withTimeout { try await promises.first.value } == "first")
-        #expect(try await withTimeout { try await promises.next.value } == "next")
-        #expect(worker.events.values == ["first started (Task.isCancelled: false)", "next started (Task.isCancelled: false)"])
+        let promises = try await worker.queue(Step(label: "next", events: worker.events), behindOneThatCancelsItsOwnTask: true)
+        #expect(try await promises.first.settled() == "first")
+        #expect(try await promises.next.settled() == "next")
+        #expect(worker.events.all == ["first started (Task.isCancelled: false)", "next started (Task.isCancelled: false)"])
     }
 
     @Test func aBurstOnOneWorker_runsEverySideEffectOnce_inDispatchOrder() async throws {
         let worker = OneWorker("test.handon.d")
         let burst = 1_000
         let first = worker.store.dispatch(Step(label: "first", events: worker.events, hold: worker.release))
-        #expect(await eventuallyAsync { worker.events.values.count == 1 })
+        try await worker.events.waitUntil("the first side effect to start") { $0.count == 1 }
         let rest = (0 ..< burst).map { worker.store.dispatch(Step(label: "\($0)", events: worker.events)) }
         worker.release.open()
-        _ = try await withTimeout { try await first.value }
+        _ = try await first.settled()
         for (index, promise) in rest.enumerated() {
-            #expect(try await withTimeout { try await promise.value } == "\(index)")
+            #expect(try await promise.settled() == "\(index)")
         }
         let expected = ["first started (Task.isCancelled: false)"] + (0 ..< burst).map { "\($0) started (Task.isCancelled: false)" }
-        #expect(worker.events.values == expected)
-        #expect(await eventuallyAsync { worker.store.sideEffectsAreIdle })
+        #expect(worker.events.all == expected)
+        try await worker.store.waitUntil("the side effects to end") { worker.store.sideEffectsAreIdle }
     }
 }

@@ -1,17 +1,19 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The activity signal with real tasks: a wait ends on the poke that makes the store quiet, at its
 /// deadline, or when its task is cancelled.
 @Suite struct ActivitySignalTests {
-    @Test func aWaitEndsWithThePokeThatFollowsTheChange() async {
+    @Test func aWaitEndsWithThePokeThatFollowsTheChange() async throws {
         let signal = ActivitySignal()
-        let quiet = Locked(false)
+        let quiet = LockedValue(false)
         let waiting = Task {
-            await signal.wait(until: .now + defaultTestTimeout) { quiet.withLock { $0 } }
+            await signal.wait(until: .now + defaultTestTimeout) { quiet.value }
         }
-        #expect(await eventuallyAsync { signal.isWatched })
+        // What is under test is the signal itself: whether it is watched is polled.
+        try await poll("the wait to begin") { signal.isWatched }
         quiet.withLock { $0 = true }
         signal.pokeIfWatched()
         #expect(await waiting.value == .quiet)
@@ -26,12 +28,12 @@ import Testing
         #expect(ContinuousClock.now - start >= .milliseconds(50))
     }
 
-    @Test func aCancelledTask_stopsWaiting_unlessItAskedToIgnoreIt() async {
+    @Test func aCancelledTask_stopsWaiting_unlessItAskedToIgnoreIt() async throws {
         let signal = ActivitySignal()
         let waiting = Task {
             await signal.wait(until: .now + defaultTestTimeout) { false }
         }
-        #expect(await eventuallyAsync { signal.isWatched })
+        try await poll("the wait to begin") { signal.isWatched }
         waiting.cancel()
         #expect(await waiting.value == .cancelled)
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The waiters of a store's activity signal, event by event, without threads.
 @Suite struct ActivityWaitersTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The delivery holds its store while changes wait for the listeners (docs/Architecture.md,
 /// "Lifetimes"), so a store whose last outside reference goes right after a dispatch still calls

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Stands for a store's listener: its id and whether promises wait for it.
 final class TestDeliveryListener: DeliveryListener {

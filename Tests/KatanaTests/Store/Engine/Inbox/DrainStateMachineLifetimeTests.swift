@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The inbox's part in cancellation and shutdown: taking one waiting item out, the intake that a
 /// shutdown narrows, and when the inbox counts as idle. Every phase, without threads.
@@ -79,15 +80,7 @@ import Testing
         _ = machine.enqueue(7, fromStoreWork: true)
         let closedWithAnItemWaiting = machine.closeIntakeIfIdle(seen: seen)
         #expect(!closedWithAnItemWaiting)
-        guard let right = machine.drainBlockStarts() else {
-            Issue.record("a scheduled machine hands the drain block its right")
-            return
-        }
-        var batch: [Int] = []
-        while machine.nextBatch(into: &batch, for: right) != nil {
-            batch.removeAll()
-        }
-        _ = machine.finish(right.relinquish())
+        _ = machine.drainEverything()
         // Idle again, but an item came and went since `seen`: the shutdown must look again.
         let closedAfterAnItemCameAndWent = machine.closeIntakeIfIdle(seen: seen)
         #expect(!closedAfterAnItemCameAndWent)
@@ -107,18 +100,7 @@ import Testing
         }
         #expect(machine.removeWaiting { $0 == total - 5 } == total - 5)
         #expect(machine.removeWaiting { $0 == 3 } == 3)
-        guard let right = machine.drainBlockStarts() else {
-            Issue.record("a scheduled machine hands the drain block its right")
-            return
-        }
-        var drained: [Int] = []
-        var batch: [Int] = []
-        while machine.nextBatch(into: &batch, for: right) != nil {
-            drained += batch
-            batch.removeAll()
-        }
-        #expect(drained == (0..<total).filter { $0 != 3 && $0 != total - 5 })
-        _ = machine.finish(right.relinquish())
+        #expect(machine.drainEverything() == (0..<total).filter { $0 != 3 && $0 != total - 5 })
         #expect(DrainPhaseName(machine.phase) == .idle)
     }
 
@@ -190,19 +172,8 @@ import Testing
         _ = machine.enqueue(3)  // refused: not counted anywhere
         _ = machine.enqueue(4, fromStoreWork: true)
         #expect(machine.enqueuedCount == enqueuedBefore + 1)
-        guard let right = machine.drainBlockStarts() else {
-            Issue.record("a scheduled machine hands the drain block its right")
-            return
-        }
-        var batch: [Int] = []
-        var drained: [Int] = []
-        while machine.nextBatch(into: &batch, for: right) != nil {
-            drained += batch
-            batch.removeAll()
-        }
+        let drained = machine.drainEverything { #expect($0.isDraining) }
         #expect(drained == [1, 2, 4])
-        #expect(machine.isDraining)
-        _ = machine.finish(right.relinquish())
         #expect(machine.isIdle)
     }
 }
@@ -221,5 +192,28 @@ import Testing
         machine.endOutsideWork()
         #expect(machine.isIdle)
         #expect(machine.outsideWork == 0)
+    }
+}
+
+extension DrainStateMachine<TestDrainer, Int> {
+    /// Starts the drain block, takes every batch it hands out, runs `beforeFinishing` (the machine
+    /// still draining), and finishes; returns the items handed out, or nil (recording an issue)
+    /// when no drain block was scheduled.
+    fileprivate mutating func drainEverything(
+        beforeFinishing: (Self) -> Void = { _ in }, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Int]? {
+        guard let right = drainBlockStarts() else {
+            Issue.record("a scheduled machine hands the drain block its right", sourceLocation: sourceLocation)
+            return nil
+        }
+        var drained: [Int] = []
+        var batch: [Int] = []
+        while nextBatch(into: &batch, for: right) != nil {
+            drained += batch
+            batch.removeAll()
+        }
+        beforeFinishing(self)
+        _ = finish(right.relinquish())
+        return drained
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Stands for the store the inbox holds while work waits.
 private final class TestOwner {}

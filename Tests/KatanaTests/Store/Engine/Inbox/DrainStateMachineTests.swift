@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Stands for the store's drainer: only its identity matters.
 final class TestDrainer {}

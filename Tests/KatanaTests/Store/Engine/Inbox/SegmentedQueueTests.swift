@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 private typealias Queue = SegmentedQueue<Int>
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A store's shutdown progress, event by event, without threads.
 @Suite struct ShutdownProgressTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The registry of a store's side effects, event by event, without threads: jobs are strings,
 /// promises are real promises that nothing settles, and tasks are finished empty tasks.
@@ -88,6 +89,23 @@ import Testing
             #expect(beginAndTake() == name, "another side effect was waiting before \(name)")
         }
 
+        /// Adds a side effect named `j<order>` for each order.
+        mutating func addJobs(_ orders: Range<UInt64>) {
+            for order in orders {
+                add("j\(order)", order: order)
+            }
+        }
+
+        /// Workers begin and take one job each, on `threads` (the threads the monitor asks
+        /// about); returns what each took.
+        @discardableResult
+        mutating func beginAndTake(onThreads threads: Int32...) -> [SideEffectRegistry<Named>.Taken?] {
+            threads.map { thread in
+                registry.workerBegins()
+                return registry.take(onThread: thread)
+            }
+        }
+
         /// A worker begins and takes one job; returns its name.
         mutating func beginAndTake() -> String? {
             registry.workerBegins()
@@ -174,11 +192,9 @@ import Testing
         for order in 1 ..< 10 as Range<UInt64> {
             #expect(!fixture.add("j\(order)", order: order).startsWorker)
         }
-        fixture.registry.workerBegins()
-        let first = fixture.registry.take(onThread: 11)
-        #expect(first?.startsWorker == true)
-        fixture.registry.workerBegins()
-        let second = fixture.registry.take(onThread: 12)
+        let taken = fixture.beginAndTake(onThreads: 11, 12)
+        #expect(taken[0]?.startsWorker == true)
+        let second = taken[1]
         // Two jobs run: the width is reached; the monitor is asked for, once.
         #expect(second?.startsWorker == false)
         #expect(second?.startsMonitor == true)
@@ -190,13 +206,8 @@ import Testing
         var fixture = Fixture()
         fixture.add("blocked1", order: 0)
         fixture.add("blocked2", order: 1)
-        for order in 2 ..< 10 as Range<UInt64> {
-            fixture.add("j\(order)", order: order)
-        }
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 11)
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 12)
+        fixture.addJobs(2 ..< 10)
+        fixture.beginAndTake(onThreads: 11, 12)
         var asked: [Int32] = []
         let tick = fixture.registry.monitorTick { thread in
             asked.append(thread)
@@ -210,13 +221,8 @@ import Testing
 
     @Test func aJobThatRuns_orWaitsForACore_keepsItsPlace() {
         var fixture = Fixture()
-        for order in 0 ..< 4 as Range<UInt64> {
-            fixture.add("j\(order)", order: order)
-        }
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 11)
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 12)
+        fixture.addJobs(0 ..< 4)
+        fixture.beginAndTake(onThreads: 11, 12)
         let tick = fixture.registry.monitorTick { _ in false }
         #expect(fixture.registry.stalledCount == 0)
         #expect(tick == .init(startsWorkers: 0, keepsTicking: true))
@@ -225,13 +231,8 @@ import Testing
     @Test func aJobTakenSinceThePreviousTick_isNotLookedAtYet() {
         var fixture = Fixture()
         _ = fixture.registry.monitorTick { _ in true }
-        for order in 0 ..< 3 as Range<UInt64> {
-            fixture.add("j\(order)", order: order)
-        }
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 11)
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 12)
+        fixture.addJobs(0 ..< 3)
+        fixture.beginAndTake(onThreads: 11, 12)
         var asked = 0
         // The jobs were taken at this tick: the next one looks at them.
         _ = fixture.registry.monitorTick { _ in asked += 1; return true }
@@ -241,13 +242,8 @@ import Testing
 
     @Test func aThreadWhoseStateIsUnknown_countsAsAsleep() {
         var fixture = Fixture()
-        for order in 0 ..< 3 as Range<UInt64> {
-            fixture.add("j\(order)", order: order)
-        }
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 0)
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 0)
+        fixture.addJobs(0 ..< 3)
+        fixture.beginAndTake(onThreads: 0, 0)
         #expect(fixture.registry.monitorTick { _ in nil }.startsWorkers == 1)
     }
 
@@ -256,10 +252,7 @@ import Testing
         fixture.add("blocked", order: 0)
         fixture.add("short", order: 1)
         fixture.add("next", order: 2)
-        fixture.registry.workerBegins()
-        let blocked = fixture.registry.take(onThread: 11)
-        fixture.registry.workerBegins()
-        _ = fixture.registry.take(onThread: 12)
+        let blocked = fixture.beginAndTake(onThreads: 11, 12)[0]
         #expect(fixture.registry.monitorTick { $0 == 11 } == .init(startsWorkers: 1, keepsTicking: false))
         #expect(fixture.registry.stalledCount == 1)
         #expect(!fixture.registry.isMonitoring)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Reading whether a thread is asleep, from `/proc/<pid>/task/<tid>/stat` lines and from real threads.
 @Suite struct ThreadActivityTests {
@@ -22,17 +23,18 @@ import Testing
     @Test func aThreadBlockedOnASemaphore_isAsleep_andTheCallingThreadIsNot() async throws {
         #expect(ThreadActivity.isAsleep(ThreadActivity.currentThreadID()) == false)
         let blocked = DispatchSemaphore(value: 0)
-        let id = Locked<Int32>(0)
+        let id = LockedList<Int32>()
         let thread = Thread {
-            id.withLock { $0 = ThreadActivity.currentThreadID() }
+            id.append(ThreadActivity.currentThreadID())
             blocked.wait()
         }
         thread.start()
         defer { blocked.signal() }
-        #expect(await eventuallyAsync { id.withLock { $0 } > 0 })
-        let threadID = id.withLock { $0 }
+        let threadID = try #require(try await id.waitForCount(1).first)
+        #expect(threadID > 0)
         #expect(threadID != ThreadActivity.currentThreadID())
-        #expect(await eventuallyAsync { ThreadActivity.isAsleep(threadID) == true })
+        // Nothing signals when a thread falls asleep: its state is polled.
+        try await poll("the thread to fall asleep") { ThreadActivity.isAsleep(threadID) == true }
         #expect(ThreadActivity.isAsleep(0) == nil)
     }
     #endif

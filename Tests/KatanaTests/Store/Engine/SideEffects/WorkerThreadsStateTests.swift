@@ -1,5 +1,6 @@
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// Work is numbered; threads are known by a letter.
 private typealias PoolState = WorkerThreadsState<Int, String>

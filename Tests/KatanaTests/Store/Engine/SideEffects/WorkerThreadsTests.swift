@@ -1,131 +1,129 @@
 import Foundation
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// A small pool for one test; its threads exit soon after the test, once idle.
 private func makePool(maximumThreads: Int, idleTimeout: Duration = .milliseconds(200)) -> WorkerThreads {
     WorkerThreads(maximumThreads: maximumThreads, idleTimeout: idleTimeout, name: "Katana.test")
 }
 
-/// Runs `count` works that each block until `release` opens, announcing it when `announced`;
-/// `started` and `finished` count them. The hold's own safety net is `holdTimeout` (minutes), far
-/// longer than any wait of the test: under load a test runs long, and a hold that ran out in the
-/// middle of it would free its thread before the test looks.
-private func runBlocking(
-    _ count: Int,
-    on pool: WorkerThreads,
-    announced: Bool,
-    until release: Latch,
-    started: Counter,
-    finished: Counter
-) {
-    for _ in 0..<count {
-        pool.run {
-            let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
-            started.increment()
-            release.wait(timeout: holdTimeout)
-            token?.threadDidUnblock()
-            finished.increment()
-        }
+/// `count` works that each block their thread until ``release`` opens, announcing their wait when
+/// `announced`: each announces before it appends to ``started``, and ends its announced wait before
+/// it appends to ``finished``. The hold's own safety net is `holdTimeout` (minutes), far longer than
+/// any wait of the test: a hold that ran out in the middle of a test would free its thread before
+/// the test looks.
+private struct BlockedWorks {
+    let count: Int
+    let release = Latch()
+    let started = LockedList<Void>()
+    let finished = LockedList<Void>()
+
+    init(_ count: Int) {
+        self.count = count
     }
+
+    /// Runs the works on `pool` and returns once all have started.
+    func start(on pool: WorkerThreads, announced: Bool = false) async throws {
+        for _ in 0..<count {
+            pool.run { [release, started, finished] in
+                let token = announced ? WorkerThreads.currentThreadWillBlock() : nil
+                started.append(())
+                release.wait(timeout: holdTimeout)
+                token?.threadDidUnblock()
+                finished.append(())
+            }
+        }
+        try await started.waitUntil("\(count) blocked work(s) to start") { [count] in $0.count == count }
+    }
+
+    /// Releases the works and returns once all have finished.
+    func end() async throws {
+        release.open()
+        try await finished.waitUntil("\(count) blocked work(s) to finish") { [count] in $0.count == count }
+    }
+}
+
+/// Runs `count` works that return at once on `pool`, and returns once all have run.
+private func runShortWorks(_ count: Int, on pool: WorkerThreads) async throws {
+    let done = LockedList<Void>()
+    for _ in 0..<count {
+        pool.run { done.append(()) }
+    }
+    try await done.waitUntil("\(count) short works to run") { $0.count == count }
 }
 
 /// The worker-thread pool with real threads: blocked threads never hold up other work, work past
 /// the cap waits in order and is never lost, threads are reused and exit when idle.
 ///
 /// Blocked works wait on latches the test opens at the end (a `defer` opens them on every path);
-/// the test itself waits by polling with `Task.sleep`, never blocking one of Swift concurrency's
-/// threads.
+/// the test itself suspends until the works' appends say what it waits for, never blocking one of
+/// Swift concurrency's threads. The pool's statistics signal nothing: those are polled.
 @Suite struct WorkerThreadsTests {
     @Test func shortWorks_completeWhile64WorksAreBlockedUnannounced_belowTheCap() async throws {
         let pool = makePool(maximumThreads: 72)
-        let release = Latch()
-        defer { release.open() }
-        let started = Counter()
-        let finished = Counter()
-        runBlocking(64, on: pool, announced: false, until: release, started: started, finished: finished)
-        try #require(await eventuallyAsync { started.value == 64 })
+        let blocked = BlockedWorks(64)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
 
-        let done = Counter()
-        for _ in 0..<10_000 {
-            pool.run { done.increment() }
-        }
-        #expect(await eventuallyAsync { done.value == 10_000 })
-        #expect(finished.value == 0, "the blocked works were still blocked")
+        try await runShortWorks(10_000, on: pool)
+        #expect(blocked.finished.count == 0, "the blocked works were still blocked")
         let statistics = pool.statistics
         #expect(statistics.threads <= 72, "\(statistics)")
         #expect(statistics.blocked == 0, "\(statistics)")
-
-        release.open()
-        #expect(await eventuallyAsync { finished.value == 64 })
+        try await blocked.end()
     }
 
     @Test func shortWorks_completeWhile64WorksAreBlockedInAnnouncedWaits_onAPoolOf4() async throws {
         let pool = makePool(maximumThreads: 4)
-        let release = Latch()
-        defer { release.open() }
-        let started = Counter()
-        let finished = Counter()
-        runBlocking(64, on: pool, announced: true, until: release, started: started, finished: finished)
-        try #require(await eventuallyAsync { started.value == 64 && pool.statistics.blocked == 64 })
+        let blocked = BlockedWorks(64)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool, announced: true)
+        #expect(pool.statistics.blocked == 64, "\(pool.statistics)")
 
-        let done = Counter()
-        for _ in 0..<10_000 {
-            pool.run { done.increment() }
-        }
-        #expect(await eventuallyAsync { done.value == 10_000 })
-        #expect(finished.value == 0, "the blocked works were still blocked")
-        let statistics = pool.statistics
-        #expect(statistics.threads <= 64 + 4, "\(statistics)")
-
-        release.open()
-        #expect(await eventuallyAsync { finished.value == 64 && pool.statistics.blocked == 0 })
+        try await runShortWorks(10_000, on: pool)
+        #expect(blocked.finished.count == 0, "the blocked works were still blocked")
+        #expect(pool.statistics.threads <= 64 + 4, "\(pool.statistics)")
+        try await blocked.end()
+        #expect(pool.statistics.blocked == 0, "\(pool.statistics)")
     }
 
     @Test func workPastTheCap_isQueued_andRunsOnceABlockedWorkReturns() async throws {
         // No thread exits during the test, so the count below shows that no thread was added.
         let pool = makePool(maximumThreads: 2, idleTimeout: holdTimeout)
-        let first = Latch()
-        let second = Latch()
+        let (first, second) = (BlockedWorks(1), BlockedWorks(1))
         defer {
-            first.open()
-            second.open()
+            first.release.open()
+            second.release.open()
         }
-        let started = Counter()
-        let finished = Counter()
-        runBlocking(1, on: pool, announced: false, until: first, started: started, finished: finished)
-        runBlocking(1, on: pool, announced: false, until: second, started: started, finished: finished)
-        try #require(await eventuallyAsync { started.value == 2 })
+        try await first.start(on: pool)
+        try await second.start(on: pool)
 
-        let ran = Counter()
-        pool.run { ran.increment() }
+        let ran = LockedList<Void>()
+        pool.run { ran.append(()) }
         #expect(pool.statistics == WorkerThreads.Statistics(threads: 2, idle: 0, busy: 2, blocked: 0, queued: 1))
-        #expect(ran.value == 0)
+        #expect(ran.count == 0)
 
-        first.open()
-        #expect(await eventuallyAsync { ran.value == 1 })
+        try await first.end()
+        try await ran.waitForCount(1)
         #expect(pool.statistics.threads == 2, "the freed thread ran it")
-        second.open()
-        #expect(await eventuallyAsync { finished.value == 2 })
+        try await second.end()
     }
 
     @Test func workPastTheCap_runsInSubmissionOrder() async throws {
         let pool = makePool(maximumThreads: 1)
-        let release = Latch()
-        defer { release.open() }
-        let started = Counter()
-        let finished = Counter()
-        runBlocking(1, on: pool, announced: false, until: release, started: started, finished: finished)
-        try #require(await eventuallyAsync { started.value == 1 })
+        let blocked = BlockedWorks(1)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
 
-        let order = Recorder<Int>()
+        let order = LockedList<Int>()
         for number in 1...100 {
             pool.run { order.append(number) }
         }
         #expect(pool.statistics.queued == 100)
-        release.open()
-        #expect(await eventuallyAsync { order.values.count == 100 })
-        #expect(order.values == Array(1...100))
+        blocked.release.open()
+        try await order.waitForCount(100)
+        #expect(order.all == Array(1...100))
     }
 
     @Test func worksSubmittedOneAfterAnother_reuseOneThread() async throws {
@@ -133,14 +131,14 @@ private func runBlocking(
         // one thread ran every work.
         let pool = makePool(maximumThreads: 8, idleTimeout: holdTimeout)
         for _ in 0..<1_000 {
-            try await withTimeout {
+            try await withTimeout("the work to run") {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     pool.run { continuation.resume() }
                 }
             }
             // The work is done; its thread goes back to idle just after. Work submitted before
             // that moment rightly gets a second thread, so wait for it: this test is about reuse.
-            #expect(await eventuallyAsync { pool.statistics.busy == 0 })
+            try await poll("the thread to be idle again") { pool.statistics.busy == 0 }
         }
         let statistics = pool.statistics
         #expect(statistics.threads == 1, "\(statistics)")
@@ -149,22 +147,16 @@ private func runBlocking(
 
     @Test func idleThreads_exitAfterTheIdleTimeout() async throws {
         let pool = makePool(maximumThreads: 4, idleTimeout: .milliseconds(50))
-        let release = Latch()
-        defer { release.open() }
-        let started = Counter()
-        let finished = Counter()
-        runBlocking(4, on: pool, announced: false, until: release, started: started, finished: finished)
-        try #require(await eventuallyAsync { started.value == 4 })
+        let blocked = BlockedWorks(4)
+        defer { blocked.release.open() }
+        try await blocked.start(on: pool)
         #expect(pool.statistics.threads == 4)
-        release.open()
-        #expect(await eventuallyAsync { finished.value == 4 })
-        #expect(await eventuallyAsync { pool.statistics.threads == 0 }, "\(pool.statistics)")
+        try await blocked.end()
+        try await poll("the idle threads to exit") { pool.statistics.threads == 0 }
         #expect(pool.statistics == WorkerThreads.Statistics(threads: 0, idle: 0, busy: 0, blocked: 0, queued: 0))
 
         // An emptied pool starts a thread again.
-        let ran = Counter()
-        pool.run { ran.increment() }
-        #expect(await eventuallyAsync { ran.value == 1 })
+        try await runShortWorks(1, on: pool)
     }
 
     @Test func theSharedPool_hasTheDocumentedCapAndIdleTimeout() {
@@ -175,11 +167,11 @@ private func runBlocking(
         #expect(shared.name == "Katana.worker")
     }
 
-    @Test func blockingAnnouncements_areNoOpsOffThePool_andKnowThePoolOnIt() async {
+    @Test func blockingAnnouncements_areNoOpsOffThePool_andKnowThePoolOnIt() async throws {
         #expect(WorkerThreads.currentThreadWillBlock() == nil)
         #expect(WorkerThreads.current == nil)
         let pool = makePool(maximumThreads: 2)
-        let seen = Recorder<Bool>()
+        let seen = LockedList<Bool>()
         pool.run {
             seen.append(WorkerThreads.current === pool)
             let token = WorkerThreads.currentThreadWillBlock()
@@ -187,22 +179,22 @@ private func runBlocking(
             token?.threadDidUnblock()
             seen.append(pool.statistics.blocked == 0)
         }
-        #expect(await eventuallyAsync { seen.values.count == 3 })
-        #expect(seen.values == [true, true, true])
+        try await seen.waitForCount(3)
+        #expect(seen.all == [true, true, true])
     }
 
-    @Test func poolThreads_carryThePoolsName_cutToWhatLinuxKeeps() async {
+    @Test func poolThreads_carryThePoolsName_cutToWhatLinuxKeeps() async throws {
         let pool = makePool(maximumThreads: 1)
-        let names = Recorder<String>()
+        let names = LockedList<String>()
         pool.run { names.append(currentThreadName()) }
-        #expect(await eventuallyAsync { names.values.count == 1 })
-        #expect(names.values == ["Katana.test"])
+        try await names.waitForCount(1)
+        #expect(names.all == ["Katana.test"])
 
         let long = WorkerThreads(maximumThreads: 1, idleTimeout: .milliseconds(50), name: "Katana.a-very-long-name")
         #expect(long.name == "Katana.a-very-l")
         long.run { names.append(currentThreadName()) }
-        #expect(await eventuallyAsync { names.values.count == 2 })
-        #expect(names.values.last == "Katana.a-very-l")
+        try await names.waitForCount(2)
+        #expect(names.all.last == "Katana.a-very-l")
     }
 }
 

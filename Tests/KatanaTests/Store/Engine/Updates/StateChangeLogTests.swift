@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Katana
+import KatanaTestSupport
 
 /// The (old, new) pairs the runs describe, as listeners receive them.
 private func pairs(_ runs: [ChangeRun<CounterState>]) -> [Change] {
@@ -80,36 +81,36 @@ private func state(_ counter: Int) -> CounterState {
         #expect(carried == (0 ..< changes).map { $0.isMultiple(of: 2) ? $0 : nil })
     }
 
-    @Test func listenerAddedAfterUnrecordedUpdates_firstHearsTheStateThoseUpdatesLeft() throws {
+    @Test func listenerAddedAfterUnrecordedUpdates_firstHearsTheStateThoseUpdatesLeft() async throws {
         let store = makeStore()
         for amount in 1 ... 5 {
-            try store.dispatch(Increment(amount: amount)).wait(timeout: .seconds(10))
+            try await store.dispatch(Increment(amount: amount)).settled()
         }
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         let unsubscribe = store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
         store.dispatch(Increment(amount: 100))
-        #expect(eventually { heard.values.count == 1 })
+        try await heard.waitUntil("a call") { $0.count == 1 }
         unsubscribe()
         for _ in 1 ... 3 {
-            try store.dispatch(Increment(amount: 1)).wait(timeout: .seconds(10))
+            try await store.dispatch(Increment(amount: 1)).settled()
         }
-        let later = Recorder<Change>()
+        let later = LockedList<Change>()
         store.addListener { old, new in later.append(Change(old.counter, new.counter)) }
         store.dispatch(Increment(amount: 1_000))
-        #expect(eventually { later.values.count == 1 })
-        #expect(heard.values == [Change(15, 115)])
-        #expect(later.values == [Change(118, 1_118)])
+        try await later.waitUntil("a call") { $0.count == 1 }
+        #expect(heard.all == [Change(15, 115)])
+        #expect(later.all == [Change(118, 1_118)])
     }
 
-    @Test func burstLongerThanARun_reachesTheListenerChangeByChange() {
+    @Test func burstLongerThanARun_reachesTheListenerChangeByChange() async throws {
         let store = makeStore()
-        let heard = Recorder<Change>()
+        let heard = LockedList<Change>()
         store.addListener { old, new in heard.append(Change(old.counter, new.counter)) }
         let count = StateChangeLog<CounterState>.runLength * 20 + 3
         for _ in 0 ..< count {
             store.dispatch(Increment())
         }
-        #expect(eventually { heard.values.count == count })
-        #expect(heard.values == (0 ..< count).map { Change($0, $0 + 1) })
+        try await heard.waitUntil("\(count) calls") { $0.count == count }
+        #expect(heard.all == (0 ..< count).map { Change($0, $0 + 1) })
     }
 }
