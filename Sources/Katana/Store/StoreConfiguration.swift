@@ -29,6 +29,10 @@ extension Store {
         /// The threads side effects run on: the process-wide ones, or (in the package's own tests)
         /// a pool with a small cap.
         var workerThreads = WorkerThreads.shared
+        /// What the store learns from the operating system about its workers' threads (is one
+        /// asleep?): `/proc` on Linux; the package's tests give a probe that cannot tell, to test
+        /// the fallback other systems get.
+        package var threadProbe: any ThreadProbe = ProcThreadProbe()
 
         /// Creates a configuration; every parameter has a default that works without a run loop.
         public init(

@@ -15,7 +15,8 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             tracer: configuration.signpostLogger,
             releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
             asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
-            workerThreads: configuration.workerThreads
+            workerThreads: configuration.workerThreads,
+            threadProbe: configuration.threadProbe
         )
         let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void = { [weak engine] item, promise, origin in
             guard let engine else {

@@ -73,7 +73,8 @@ extension StoreEngine {
             taskStarter: asyncSideEffectTaskStarter,
             activity: activity,
             ends: sideEffectEnds,
-            threads: workerThreads
+            threads: workerThreads,
+            probe: threadProbe
         )
         sideEffects.withLock { $0 = runner }
         let drainer = Drainer(

@@ -62,6 +62,8 @@ import Dispatch
     let asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter?
     /// The threads side effects run on.
     let workerThreads: WorkerThreads
+    /// What the operating system tells about the workers' threads.
+    let threadProbe: any ThreadProbe
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
@@ -75,9 +77,11 @@ import Dispatch
         tracer: SignpostLogger?,
         releasesMemoryAfterBursts: Bool,
         asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil,
-        workerThreads: WorkerThreads = .shared
+        workerThreads: WorkerThreads = .shared,
+        threadProbe: any ThreadProbe = ProcThreadProbe()
     ) {
         self.workerThreads = workerThreads
+        self.threadProbe = threadProbe
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer

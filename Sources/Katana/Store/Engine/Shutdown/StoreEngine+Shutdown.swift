@@ -124,7 +124,7 @@ extension StoreEngine {
     /// last, so that an item dispatched while the other parts are read shows in the count.
     func workSnapshot() -> StoreWorkSnapshot {
         let first = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
-        let registry = sideEffects.withLock { $0 }?.registry.withLock { ($0.isIdleOnWorkers, $0.taskCount) } ?? (true, 0)
+        let registry = sideEffects.withLock { $0 }?.workSnapshot ?? (true, 0)
         let deliveryIsIdle = delivery.isIdle
         let last = inbox.withLock { ($0.enqueuedCount, $0.isIdle) }
         return StoreWorkSnapshot(

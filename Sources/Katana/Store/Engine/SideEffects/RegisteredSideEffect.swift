@@ -13,12 +13,12 @@ protocol RegisteredSideEffect: AnyObject {
     /// Whether it is an async side effect (a shutdown cancels those, not synchronous bodies).
     var isAsync: Bool { get }
     /// Whether it is an async side effect whose task the worker that takes it starts at once (no
-    /// interceptors run first): it moves from waiting straight to its task.
+    /// interceptors run first).
     var startsTaskWhenTaken: Bool { get }
-    /// Its task's handle, once the starter has it. Read and written only under the registry's lock.
-    var task: Task<Void, Never>? { get set }
+    /// What cancelled it, once something did: recorded here and nowhere else, by the registry
+    /// under its lock, and read by its task as it starts without one.
+    var cancellation: SideEffectEnd.Canceller? { get }
 
-    /// The registry has marked it cancelled (called under the registry's lock): a task that starts
-    /// from now on starts cancelled.
-    func cancellationRequested()
+    /// Records that `canceller` cancelled it (called under the registry's lock, once).
+    func recordCancellation(_ canceller: SideEffectEnd.Canceller)
 }

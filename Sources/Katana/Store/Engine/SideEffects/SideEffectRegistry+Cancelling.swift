@@ -9,9 +9,9 @@ extension SideEffectRegistry {
     /// drainer, not reached yet): with `cutBefore`, the inbox's count at the cancellation, a cut is
     /// left so that ``add(_:)`` refuses it.
     mutating func cancel(promise: PromiseHandle, cutBefore: UInt64?) -> Stop? {
-        for index in entries.indices {
-            guard let own = entries[index]?.promise, own.isSame(as: promise) else { continue }
-            return cancel(Token(slot: index, generation: states[index].generation), .promise)
+        for index in slots.indices {
+            guard let own = entry(at: index)?.promise, own.isSame(as: promise) else { continue }
+            return cancel(Token(slot: index, generation: slots[index].generation), .promise)
         }
         if let cutBefore, shutdown != .over {
             cuts.append(.promise(promise, before: cutBefore))
@@ -31,38 +31,40 @@ extension SideEffectRegistry {
         return cancel(.id) { entry, _ in entry.identity?.id == id && entry.order < before }
     }
 
-    /// Cancels each side effect `isTarget` accepts (given its phase) and that is not cancelled
-    /// yet, in dispatch order.
-    mutating func cancel(_ reason: Cancellation, where isTarget: (_ entry: Entry, _ phase: Phase) -> Bool) -> [Stop] {
+    /// Cancels each side effect `isTarget` accepts (given whether it is still waiting) and that is
+    /// not cancelled yet, in dispatch order.
+    mutating func cancel(_ reason: Cancellation, where isTarget: (_ entry: Entry, _ isWaiting: Bool) -> Bool) -> [Stop] {
         var targets: [(order: UInt64, token: Token)] = []
-        for index in states.indices {
-            let state = states[index]
-            guard state.phase != .free, state.cancellation == nil, let entry = entries[index], isTarget(entry, state.phase) else { continue }
-            targets.append((entry.order, Token(slot: index, generation: state.generation)))
+        for index in slots.indices {
+            guard let entry = entry(at: index), entry.cancellation == nil else { continue }
+            let isWaiting = if case .waiting = slots[index].phase { true } else { false }
+            guard isTarget(entry, isWaiting) else { continue }
+            targets.append((entry.order, Token(slot: index, generation: slots[index].generation)))
         }
         return targets.sorted { $0.order < $1.order }.compactMap { cancel($0.token, reason) }
     }
 
     /// Cancels one side effect: a waiting one goes now, a running one is marked until its body ends.
     private mutating func cancel(_ token: Token, _ reason: Cancellation) -> Stop? {
-        guard isLive(token), states[token.slot].cancellation == nil, let entry = entries[token.slot] else {
-            return nil
-        }
-        let stop = Self.stop(entry, reason)
-        if states[token.slot].phase == .waiting {
+        guard isLive(token), let entry = entry(at: token.slot), entry.cancellation == nil else { return nil }
+        switch slots[token.slot].phase {
+        case .waiting:
             remove(token)
             countCancelled(1)
-        } else {
-            states[token.slot].cancellation = reason
-            entry.cancellationRequested()
+            return Stop(itemType: entry.itemType, promise: entry.promise, task: nil, reason: reason)
+        case .task(_, let task):
+            entry.recordCancellation(reason)
+            return Stop(itemType: entry.itemType, promise: entry.promise, task: task, reason: reason)
+        case .onWorker, .free:
+            entry.recordCancellation(reason)
+            return Stop(itemType: entry.itemType, promise: entry.promise, task: nil, reason: reason)
         }
-        return stop
     }
 
     /// Counts side effects cancelled before they ran, while a shutdown counts.
     mutating func countCancelled(_ count: Int) {
         switch shutdown {
-        case .counting, .cancelling: counts.cancelled += count
+        case .counting, .cancelling: shutdownCounts.cancelled += count
         case .none, .over: break
         }
     }
@@ -74,8 +76,8 @@ extension SideEffectRegistry {
     mutating func beginShutdown() {
         guard shutdown == .none else { return }
         shutdown = .counting
-        for index in states.indices where states[index].phase != .free && states[index].cancellation != nil {
-            states[index].isOutsideShutdown = true
+        for index in slots.indices where entry(at: index)?.cancellation != nil {
+            slots[index].isOutsideShutdown = true
         }
     }
 
@@ -86,16 +88,16 @@ extension SideEffectRegistry {
     mutating func cancelForShutdown() -> [Stop] {
         guard shutdown == .none || shutdown == .counting else { return [] }
         shutdown = .cancelling
-        return cancel(.shutdown) { entry, phase in entry.isAsync || phase == .waiting }
+        return cancel(.shutdown) { entry, isWaiting in entry.isAsync || isWaiting }
     }
 
     /// The shutdown stops waiting: what still runs is counted as still running (whatever cancelled
-    /// it, and when), and the promises of those not cancelled yet are to be rejected now (their bodies' outcomes are dropped when
-    /// they end), so that nothing settles a promise after the shutdown has returned. Returns the
-    /// counts and what to stop.
+    /// it, and when), and the promises of those not cancelled yet are to be rejected now (their
+    /// bodies' outcomes are dropped when they end), so that nothing settles a promise after the
+    /// shutdown has returned. Returns the counts and what to stop.
     mutating func giveUp() -> (counts: ShutdownCounts, stops: [Stop]) {
         let stops = cancel(.shutdown) { _, _ in true }
-        var final = counts
+        var final = shutdownCounts
         final.stillRunning = count
         // Running ones, cancelled just now or before, are counted as still running, not cancelled.
         shutdown = .over

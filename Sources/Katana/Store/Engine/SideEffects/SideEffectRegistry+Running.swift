@@ -1,9 +1,9 @@
 extension SideEffectRegistry {
     // MARK: - Taking side effects in
 
-    /// The drainer takes a side effect from the inbox (in dispatch order): it gets its entry,
-    /// waiting for a worker. With "latest wins", the side effects with the same id taken before it
-    /// are cancelled.
+    /// The drainer takes a side effect from the inbox (in dispatch order): it gets a slot, waiting
+    /// for a worker. With "latest wins", the side effects with the same id taken before it are
+    /// cancelled.
     ///
     /// It is refused instead when a cut made for it says it was cancelled on its way here, or a
     /// shutdown cancels what is left.
@@ -28,72 +28,72 @@ extension SideEffectRegistry {
         if let identity = entry.identity, identity.cancelsInFlight {
             cancelling = cancel(.latestWins) { other, _ in other.identity?.id == identity.id }
         }
-        let token = store(entry, phase: .waiting)
-        waitingCount += 1
+        let token = store(entry)
+        phases.waiting += 1
         waitingQueue.append(token)
-        let request = askForWorkerIfNeeded()
+        let request = demand.jobsWait(phases.waiting)
         return Added(token: token, refusal: nil, cancelling: cancelling, startsWorker: request.startsWorker, startsMonitor: request.startsMonitor)
     }
 
     // MARK: - Running
 
-    /// A worker is about to start the task of the async side effect it holds. Returns why it was
-    /// cancelled meanwhile, if it was: the task is then not started, and the entry is gone.
+    /// A worker is about to start the task of the async side effect it holds, whose interceptors
+    /// have run. Returns why it was cancelled meanwhile, if it was: the task is then not started,
+    /// and the slot is free. Otherwise the side effect stays on its worker until its task's
+    /// handle arrives (``attach(_:to:)``): its body runs there until it first suspends.
     mutating func startTask(_ token: Token) -> Cancellation? {
         guard isLive(token) else { return .promise }
-        if states[token.slot].cancellation != nil {
-            return end(token)
-        }
-        leaveWorker(token)
-        states[token.slot].phase = .task
-        onWorkerCount -= 1
-        taskCount += 1
-        return nil
+        return entry(at: token.slot)?.cancellation != nil ? end(token) : nil
     }
 
-    /// The side effect's task handle has arrived. Returns the task when it must be cancelled at
-    /// once (it was cancelled before its handle was known); nil otherwise, also when the side
-    /// effect has ended already.
+    /// The side effect's task handle has arrived: it leaves its worker and is a task. Returns the
+    /// task when it must be cancelled at once (it was cancelled before its handle was known); nil
+    /// otherwise, also when the side effect has ended already.
     mutating func attach(_ task: Task<Void, Never>, to token: Token) -> Task<Void, Never>? {
-        guard isLive(token), states[token.slot].phase == .task, let entry = entries[token.slot] else { return nil }
-        entry.task = task
-        return states[token.slot].cancellation != nil ? task : nil
+        guard isLive(token), case .onWorker = slots[token.slot].phase,
+              case .onWorker(let entry, let worker) = takePhase(of: token.slot) else { return nil }
+        phases.onWorker -= 1
+        phases.task += 1
+        demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
+        slots[token.slot].phase = .task(entry, task)
+        return entry.cancellation != nil ? task : nil
     }
 
     /// The worker has started the task of the side effect it took, and takes its next job, in one
-    /// step (see ``attach(_:to:)`` and ``finishJobAndTakeNext()``).
+    /// step (see ``attach(_:to:)`` and ``finishJobAndTakeNext(onThread:)``).
     mutating func attach(_ task: Task<Void, Never>, to token: Token, thenTakeNextOn thread: Int32) -> (cancelNow: Task<Void, Never>?, next: Taken?) {
         let cancelNow = attach(task, to: token)
         return (cancelNow, finishJobAndTakeNext(onThread: thread))
     }
 
-    /// Whether the side effect was cancelled since it was taken (its task asks as it starts, so
-    /// that a body that begins after a cancellation sees it from its first line).
+    /// Whether the side effect was cancelled since it was taken.
     func isCancelled(_ token: Token) -> Bool {
-        isLive(token) && states[token.slot].cancellation != nil
+        isLive(token) && entry(at: token.slot)?.cancellation != nil
     }
 
-    /// The side effect's body has ended (or its interceptors kept it from running): its entry
-    /// goes. Returns why it was cancelled, if it was: its promise is then rejected with that
+    /// The side effect's body has ended (or its interceptors kept it from running): its slot is
+    /// freed. Returns why it was cancelled, if it was: its promise is then rejected with that
     /// error, whatever the body returned.
     @discardableResult
     mutating func end(_ token: Token) -> Cancellation? {
-        guard isLive(token) else { return .promise }
-        let state = states[token.slot]
-        remove(token)
+        // Only a cancellation frees a taken side effect's slot before its end: the token is then
+        // stale, and the side effect was cancelled.
+        guard slots[token.slot].generation == token.generation else { return .promise }
+        let isOutsideShutdown = slots[token.slot].isOutsideShutdown
+        guard let cancellation = remove(at: token.slot) else { return .promise }
         switch shutdown {
         case .counting, .cancelling:
-            if state.isOutsideShutdown {
+            if isOutsideShutdown {
                 break
-            } else if state.cancellation != nil {
-                counts.cancelled += 1
+            } else if cancellation != nil {
+                shutdownCounts.cancelled += 1
             } else {
-                counts.handled += 1
+                shutdownCounts.handled += 1
             }
         case .none, .over:
             break
         }
-        return state.cancellation
+        return cancellation
     }
 
     /// An async side effect's task has ended (see ``end(_:)``): its promise is about to settle,
@@ -105,13 +105,13 @@ extension SideEffectRegistry {
     }
 
     /// The task a worker was starting ended on the worker's thread before the start returned (its
-    /// body did not suspend): its entry goes (see ``end(_:)``), and
-    /// the worker takes the next waiting job in the same look, if one waits. The worker holds a
-    /// job throughout (the next one, or this one until it has settled its promise and calls
-    /// ``finishJobAndTakeNext()``), so a store that looks idle has settled the promise.
+    /// body did not suspend): its slot is freed (see ``end(_:)``), and the worker takes the next
+    /// waiting job in the same look, if one waits. The worker holds a job throughout (the next
+    /// one, or this one until it has settled its promise and calls ``finishJobAndTakeNext(onThread:)``),
+    /// so a store that looks idle has settled the promise.
     mutating func endTaskOnWorker(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
         let cancellation = end(token)
-        guard waitingCount > 0 else { return (cancellation, nil) }
+        guard phases.waiting > 0 else { return (cancellation, nil) }
         return (cancellation, finishJobAndTakeNext(onThread: thread))
     }
 
@@ -121,51 +121,78 @@ extension SideEffectRegistry {
     }
 
     /// The side effect was replaced by an item handled elsewhere (an interceptor passed on a state
-    /// updater in its place): its entry goes, uncounted, as the replacement is counted where it
-    /// is handled.
+    /// updater in its place): its slot is freed, uncounted, as the replacement is counted where
+    /// it is handled.
     mutating func handOver(_ token: Token) {
         remove(token)
     }
 
     // MARK: - Storage
 
+    /// The phase of slot `index`, moved out: the slot is left free (and the side effect is not
+    /// retained on the way, as a copy would).
+    @inline(__always)
+    mutating func takePhase(of index: Int) -> Phase {
+        var phase = Phase.free
+        swap(&phase, &slots[index].phase)
+        return phase
+    }
+
+    /// The side effect in slot `index`, whatever its phase; nil when the slot is free.
+    @inline(__always)
+    func entry(at index: Int) -> Entry? {
+        switch slots[index].phase {
+        case .free: nil
+        case .waiting(let entry), .onWorker(let entry, _), .task(let entry, _): entry
+        }
+    }
+
     /// Whether the side effect a token names is still there.
     @inline(__always)
     func isLive(_ token: Token) -> Bool {
-        let state = states[token.slot]
-        return state.generation == token.generation && state.phase != .free
+        guard slots[token.slot].generation == token.generation else { return false }
+        if case .free = slots[token.slot].phase { return false }
+        return true
     }
 
-    /// Puts a new side effect in a free slot.
-    private mutating func store(_ entry: Entry, phase: Phase) -> Token {
+    /// Puts a new side effect, waiting, in a free slot.
+    private mutating func store(_ entry: Entry) -> Token {
         if let free = freeSlots.popLast() {
-            states[free].phase = phase
-            entries[free] = entry
-            return Token(slot: free, generation: states[free].generation)
+            slots[free].phase = .waiting(entry)
+            return Token(slot: free, generation: slots[free].generation)
         }
-        states.append(SlotState(phase: phase))
-        entries.append(entry)
-        return Token(slot: states.count - 1, generation: 0)
+        slots.append(Slot(phase: .waiting(entry)))
+        return Token(slot: slots.count - 1, generation: 0)
     }
 
     /// Takes a side effect out, whatever its phase, and frees its slot for the next one.
     mutating func remove(_ token: Token) {
-        guard isLive(token) else { return }
-        switch states[token.slot].phase {
-        case .waiting: waitingCount -= 1
-        case .onWorker:
-            leaveWorker(token)
-            onWorkerCount -= 1
-        case .task: taskCount -= 1
-        case .free: return
-        }
-        states[token.slot] = SlotState(generation: states[token.slot].generation &+ 1)
-        entries[token.slot] = nil
-        freeSlots.append(token.slot)
+        guard slots[token.slot].generation == token.generation else { return }
+        _ = remove(at: token.slot)
     }
 
-    /// What cancelling this side effect takes, for the canceller.
-    static func stop(_ entry: Entry, _ reason: Cancellation) -> Stop {
-        Stop(itemType: entry.itemType, promise: entry.promise, task: entry.task, reason: reason)
+    /// Takes the side effect in slot `index` out and frees the slot (its generation moves on).
+    /// Returns what cancelled it, wrapped: nil when the slot was free, `.some(nil)` when nothing
+    /// cancelled it.
+    private mutating func remove(at index: Int) -> Cancellation?? {
+        let entry: Entry
+        switch takePhase(of: index) {
+        case .waiting(let waiting):
+            entry = waiting
+            phases.waiting -= 1
+        case .onWorker(let running, let worker):
+            entry = running
+            phases.onWorker -= 1
+            demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
+        case .task(let running, _):
+            entry = running
+            phases.task -= 1
+        case .free:
+            return nil
+        }
+        slots[index].generation &+= 1
+        slots[index].isOutsideShutdown = false
+        freeSlots.append(index)
+        return .some(entry.cancellation)
     }
 }

@@ -1,37 +1,32 @@
 extension SideEffectRegistry {
     // MARK: - Workers
 
-    /// A worker asked for by ``add(_:)`` or ``take()`` has begun: it takes jobs until none waits.
+    /// A worker asked for by ``add(_:)`` or ``take(onThread:)`` has begun: it takes jobs until none waits.
     mutating func workerBegins() {
-        startingWorkers -= 1
-        idleWorkers += 1
+        demand.workerBegins()
     }
 
-    /// A worker on thread `thread` that has begun, or finished its job, takes the oldest waiting side effect; nil
-    /// when none waits (the worker then ends). When others still wait and no other worker is free,
-    /// the taker is told to ask for one more, so a burst spreads over workers as they free up.
+    /// A worker on `thread`, which has begun or finished its job, takes the oldest waiting side
+    /// effect; nil when none waits (the worker then ends). When others still wait and no other
+    /// worker is free, the taker is told to ask for one more, so a burst spreads over workers as
+    /// they free up.
     mutating func take(onThread thread: Int32 = 0) -> Taken? {
-        idleWorkers -= 1
         while nextWaiting < waitingQueue.count {
             let token = waitingQueue[nextWaiting]
             nextWaiting += 1
             // A token whose side effect was cancelled while it waited names nothing waiting now.
-            guard isLive(token), states[token.slot].phase == .waiting, let entry = entries[token.slot] else { continue }
-            waitingCount -= 1
-            if entry.startsTaskWhenTaken {
-                states[token.slot].phase = .task
-                taskCount += 1
-            } else {
-                states[token.slot].phase = .onWorker
-                states[token.slot].takenAtTick = tick
-                states[token.slot].workerThread = thread
-                onWorkerCount += 1
-            }
-            busyWorkers += 1
+            guard slots[token.slot].generation == token.generation, case .waiting = slots[token.slot].phase else { continue }
+            // Moved out of the slot and back in with its new phase: no retain of the side effect.
+            guard case .waiting(let entry) = takePhase(of: token.slot) else { continue }
+            slots[token.slot].phase = .onWorker(entry, Worker(thread: thread, takenAtTick: tick))
+            phases.waiting -= 1
+            phases.onWorker += 1
+            demand.workerTook()
             compactWaitingQueue()
-            let request = askForWorkerIfNeeded()
+            let request = demand.jobsWait(phases.waiting)
             return Taken(token: token, entry: entry, startsWorker: request.startsWorker, startsMonitor: request.startsMonitor)
         }
+        demand.workerEnds()
         if waitingQueue.capacity > Self.retainedQueueCapacity {
             waitingQueue = []
         } else {
@@ -42,62 +37,96 @@ extension SideEffectRegistry {
     }
 
     /// A worker finished its job (its promise settled, or its task started) and looks for the
-    /// next one (see ``take()``).
+    /// next one (see ``take(onThread:)``).
     mutating func finishJobAndTakeNext(onThread thread: Int32 = 0) -> Taken? {
-        busyWorkers -= 1
-        idleWorkers += 1
+        demand.workerFinished()
         return take(onThread: thread)
     }
 
-    // MARK: - Width and stalls
+    // MARK: - Blocked jobs
 
-    /// The monitor ticks (every half millisecond, while jobs wait at the width limit): jobs taken
-    /// before the previous tick that are still on their worker, whose thread `isAsleep` says is blocked
-    /// (or cannot tell: nil), have stalled and stop counting against ``width``, so workers start
-    /// for the jobs waiting behind them. A job whose thread runs (or waits for a core) keeps its
-    /// place: more workers would only share the same cores.
-    mutating func monitorTick(isAsleep: (_ thread: Int32) -> Bool?) -> Tick {
+    /// A job the monitor is to look at: on its worker, not blocked, there for at least a tick.
+    struct Candidate {
+        let token: Token
+        let thread: Int32
+    }
+
+    /// The monitor ticks (while jobs wait at the width limit): the jobs it should ask the thread
+    /// probe about, which it does outside the registry's lock, then reports to ``monitorTicked(_:)``.
+    mutating func monitorCandidates() -> [Candidate] {
         tick &+= 1
-        for index in states.indices where states[index].phase == .onWorker && !states[index].isStalled {
-            guard tick &- states[index].takenAtTick >= 1, isAsleep(states[index].workerThread) ?? true else { continue }
-            states[index].isStalled = true
-            stalledCount += 1
+        var candidates: [Candidate] = []
+        // The jobs on workers are the oldest taken, so they sit in the first slots: the look stops
+        // once it has seen them all, rather than going through every waiting one.
+        var seen = 0
+        for index in slots.indices where seen < phases.onWorker {
+            guard case .onWorker(_, let worker) = slots[index].phase else { continue }
+            seen += 1
+            guard !worker.isBlocked, tick &- worker.takenAtTick >= WorkerDemand.ticksBeforeJudging else { continue }
+            candidates.append(Candidate(token: Token(slot: index, generation: slots[index].generation), thread: worker.thread))
         }
-        var starts = 0
-        while waitingCount > startingWorkers + idleWorkers, hasRoomForWorker {
-            startingWorkers += 1
-            starts += 1
-        }
-        let keepsTicking = waitingCount > startingWorkers + idleWorkers
-        isMonitoring = keepsTicking
-        return Tick(startsWorkers: starts, keepsTicking: keepsTicking)
+        return candidates
     }
 
-    /// Whether one more worker stays within ``width``: the jobs on workers that have not stalled,
-    /// and the workers on their way to a job, are fewer.
-    private var hasRoomForWorker: Bool {
-        onWorkerCount - stalledCount + startingWorkers + idleWorkers < width
+    /// What the probe said of each candidate (asleep, running, or nil: it cannot tell): the jobs
+    /// still on the same worker that count as blocked now stop counting against the width, and
+    /// workers start for the jobs waiting behind them. A job whose thread runs (or waits for a
+    /// core) keeps its place: more workers would only share the same cores.
+    mutating func monitorTicked(_ findings: [(candidate: Candidate, asleep: Bool?)]) -> Tick {
+        var firstSightings = false
+        for (candidate, asleep) in findings {
+            guard isLive(candidate.token), case .onWorker(let entry, var worker) = slots[candidate.token.slot].phase,
+                  !worker.isBlocked else { continue }
+            let asleepBefore = worker.seenAsleepAtTick != 0 && tick &- worker.seenAsleepAtTick == 1
+            worker.seenAsleepAtTick = asleep == true ? tick : 0
+            let ticks = tick &- worker.takenAtTick
+            // Where the probe cannot tell, each job already taken for blocked makes the next one
+            // wait longer (``WorkerDemand/isBlocked(onWorkerFor:asleep:asleepAtTheLookBefore:)``):
+            // on a busy machine, preempted side effects look blocked, and lending each a worker
+            // would only add threads to share the same cores.
+            if demand.isBlocked(onWorkerFor: ticks, asleep: asleep, asleepAtTheLookBefore: asleepBefore) {
+                worker.block = asleep == nil ? .assumed : .seenAsleep
+                demand.jobBlocked(assumed: asleep == nil)
+            } else if asleep == true {
+                firstSightings = true
+            }
+            slots[candidate.token.slot].phase = .onWorker(entry, worker)
+        }
+        let decision = demand.monitorTicked(phases.waiting)
+        return Tick(startsWorkers: decision.startsWorkers, keepsTicking: decision.keepsTicking, looksAgainSoon: firstSightings)
     }
 
-    /// A job leaves its worker (it ended, or its task started): a stalled one no longer counts.
-    mutating func leaveWorker(_ token: Token) {
-        if states[token.slot].isStalled {
-            states[token.slot].isStalled = false
-            stalledCount -= 1
-        }
+    /// A tick in one step, with `isAsleep` as the probe (for tests).
+    mutating func monitorTick(isAsleep: (_ thread: Int32) -> Bool?) -> Tick {
+        let candidates = monitorCandidates()
+        return monitorTicked(candidates.map { ($0, isAsleep($0.thread)) })
     }
 
-    /// Asks for a worker when a job waits, none of the store's workers is free to take it, and
-    /// the width leaves room; at the limit, asks for the monitor instead (if it is not ticking).
-    mutating func askForWorkerIfNeeded() -> (startsWorker: Bool, startsMonitor: Bool) {
-        guard waitingCount > 0, idleWorkers + startingWorkers == 0 else { return (false, false) }
-        guard hasRoomForWorker else {
-            guard !isMonitoring else { return (false, false) }
-            isMonitoring = true
-            return (false, true)
+    /// The worker `id` announced that the job it runs blocks (in the package's `wait`): the job
+    /// stops counting against the width at once, until ``waitEnded(onWorker:)``. Returns how many
+    /// workers to start for the jobs waiting behind it. (A look through the slots: a blocking
+    /// wait is slow anyway.)
+    mutating func waitBegan(onWorker id: Int32) -> Int {
+        guard let index = slotOnWorker(id), case .onWorker(let entry, var worker) = slots[index].phase, !worker.isBlocked else { return 0 }
+        worker.block = .announced
+        slots[index].phase = .onWorker(entry, worker)
+        demand.jobBlocked()
+        return demand.workersForBlocked(phases.waiting)
+    }
+
+    /// The announced wait of the job the worker `id` runs has ended: it counts against the width again.
+    mutating func waitEnded(onWorker id: Int32) {
+        guard let index = slotOnWorker(id), case .onWorker(let entry, var worker) = slots[index].phase, worker.block == .announced else { return }
+        worker.block = .none
+        slots[index].phase = .onWorker(entry, worker)
+        demand.jobUnblocked()
+    }
+
+    /// The slot of the job the worker `id` runs, if it runs one.
+    private func slotOnWorker(_ id: Int32) -> Int? {
+        slots.indices.first { index in
+            if case .onWorker(_, let worker) = slots[index].phase { worker.thread == id } else { false }
         }
-        startingWorkers += 1
-        return (true, false)
     }
 
     private mutating func compactWaitingQueue() {

@@ -1,80 +1,90 @@
 import Foundation
 
 /// Every side effect a store has taken and not finished, in the order the store took them, and
-/// the store's side-effect workers: the one place where side effects are started, cancelled (by
-/// their promise, by id, by a newer one with the same id, by a shutdown) and counted.
+/// the demand for the store's side-effect workers: the one place where side effects are started,
+/// cancelled (by their promise, by id, by a newer one with the same id, by a shutdown) and
+/// counted.
 ///
-/// A plain value, tested without threads (`SideEffectRegistryTests`); ``SideEffectRunner`` keeps
-/// one behind a lock, and carries out what its methods return once it has let go of the lock.
+/// A plain value, tested without threads (`SideEffectRegistryTests`, and a fuzz test of its
+/// invariant, `SideEffectRegistryInvariantTests`); ``SideEffectRunner`` keeps one behind a lock
+/// that only it takes, and carries out what its methods return once it has let go of the lock.
 ///
-/// Each side effect gets its entry when the store's drainer takes it from the inbox (``add(_:)``),
-/// so the entries are in dispatch order, and whatever happens to a side effect happens to its
-/// entry:
+/// Each side effect gets a slot when the store's drainer takes it from the inbox (``add(_:)``),
+/// so the slots are in dispatch order, and the slot's phase holds what the side effect has in
+/// that phase:
 ///
-///     add ─▶ waiting ─take─▶ onWorker ─end─▶ (gone)                     a synchronous side effect
-///     add ─▶ waiting ─take─▶ onWorker ─startTask─▶ task ─end─▶ (gone)   an async one, whose
-///                                                                      interceptors run first
-///     add ─▶ waiting ─take─▶ task ─end─▶ (gone)                         an async one without
-///                                                                      interceptors
-///     waiting ─cancel─▶ (gone, never run)
-///     onWorker, task ─cancel─▶ the same phase, marked cancelled, until its body ends
+///     add ─▶ waiting(job) ─take─▶ onWorker(job, worker) ─end─▶ (free)            synchronous
+///     add ─▶ waiting(job) ─take─▶ onWorker(job, worker) ─attach─▶ task(job, handle) ─end─▶ (free)
+///                                                                                async: its
+///            interceptors and its body up to its first suspension run on the worker
+///     waiting ─cancel─▶ (free, never run)
+///     onWorker, task ─cancel─▶ the same phase, the job marked cancelled, until its body ends
 ///
-/// Every side effect waits for one of the store's workers: a synchronous body may block, and an
-/// async one starts its task there and runs until it first suspends, so a body that blocks before
-/// that holds up only a worker, never the store or the thread that dispatched it.
-///
-/// How many workers: a worker takes jobs until none waits, and another is asked for when a job
-/// waits and no worker is free, but only while fewer than ``width`` workers run a job that has not
-/// *stalled*: a burst of short side effects runs on about as many threads as the machine has cores,
-/// not on one per job waiting. A job stalls when it is still on its worker at a tick of the
-/// store's monitor after the one it was taken in, and its worker's thread is asleep (blocked), not
-/// running or waiting for a core (the monitor ticks every half millisecond while jobs wait at the limit, see
-/// ``monitorTick(isAsleep:)``): a side effect that blocks then no longer holds a place, and the jobs
-/// behind it get workers within a few milliseconds; one that computes keeps its place.
+/// A side effect's cancellation is recorded once, on its job (``RegisteredSideEffect/cancellation``),
+/// where its task reads it as it starts. The counts of side effects per phase and the workers'
+/// demand (``WorkerDemand``) are kept as the phases change; ``invariantViolations()`` recounts
+/// them from the slots.
 ///
 /// An item dispatched before a cancellation by id may be between the inbox and this registry
 /// when the cancellation comes (the drainer has taken it with others and not reached it yet): the
 /// cancellation then leaves a *cut* here, which ``add(_:)`` applies to it; a cut lasts until the
 /// drainer has passed the items it was made for (see ``Cut``).
 struct SideEffectRegistry<Entry: RegisteredSideEffect> {
-    /// Where a side effect is.
-    enum Phase: UInt8 {
-        /// The slot holds no side effect.
-        case free
-        /// Taken by the store, waiting for one of the store's workers.
-        case waiting
-        /// A worker runs it: a synchronous side effect's body, or an async one's interceptors up
-        /// to the start of its task.
-        case onWorker
-        /// Its task has been started (it runs, or is suspended).
-        case task
-    }
-
     /// Why a side effect was cancelled: what its end reports, and which error its promise gets.
     typealias Cancellation = SideEffectEnd.Canceller
 
-    // The types and stored properties below are internal rather than private only so that the
-    // registry's extensions in the files next to this one reach them; nothing else does.
+    /// Where a side effect is, with what it has there.
+    enum Phase {
+        /// The slot holds no side effect.
+        case free
+        /// Taken by the store, waiting for one of the store's workers.
+        case waiting(Entry)
+        /// A worker runs it: a synchronous side effect's interceptors and body, or an async one's
+        /// interceptors and body until its task's handle reaches the registry.
+        case onWorker(Entry, Worker)
+        /// Its task has been started and its handle has arrived (it runs, or is suspended).
+        case task(Entry, Task<Void, Never>)
+    }
 
-    /// One slot's plain bookkeeping: no references, so the hot checks (is it still there, was it
-    /// cancelled, which phase) copy nothing and retain nothing (docs/PERFORMANCE.md, "Side effects").
-    struct SlotState {
+    /// The worker a side effect is on. Small, as it moves with the phase.
+    struct Worker {
+        /// Its thread, as the thread probe names it (0 when it cannot).
+        var thread: Int32
+        /// The monitor's tick when the worker took it.
+        var takenAtTick: UInt32
+        /// The tick at which the monitor last saw its thread asleep, if it did (0: never): a
+        /// thread asleep at one look only may have been waiting a moment for a lock.
+        var seenAsleepAtTick: UInt32 = 0
+        /// Whether it is blocked (and so no longer counts against the width), and why.
+        var block = Block.none
+
+        /// Why a job on its worker is blocked.
+        enum Block: UInt8 {
+            /// It is not.
+            case none
+            /// The monitor saw its thread asleep at two looks in a row.
+            case seenAsleep
+            /// Its thread announced a wait (which ends when it wakes).
+            case announced
+            /// It stayed long on its worker where the probe cannot tell whether its thread sleeps.
+            case assumed
+        }
+
+        /// Whether it no longer counts against the width.
+        var isBlocked: Bool { block != .none }
+    }
+
+    /// One side effect's place.
+    struct Slot {
         /// Tells a token for a side effect gone from one for the side effect that reuses the slot.
         var generation: UInt32 = 0
         var phase = Phase.free
-        var cancellation: Cancellation?
         /// Whether a shutdown leaves it out of its handled and cancelled counts: it was cancelled
         /// (its promise rejected) before the shutdown began, so it was over for its caller.
         var isOutsideShutdown = false
-        /// The monitor's tick when a worker took it, and that worker's thread (a kernel id, 0
-        /// when unknown).
-        var takenAtTick: UInt64 = 0
-        var workerThread: Int32 = 0
-        /// Whether it has been on its worker so long that it no longer counts against ``width``.
-        var isStalled = false
     }
 
-    /// What names one entry from outside: handed out by ``add(_:)`` and ``take()``.
+    /// What names one slot's side effect from outside: handed out by ``add(_:)`` and ``take(onThread:)``.
     struct Token: Equatable {
         let slot: Int
         let generation: UInt32
@@ -123,7 +133,7 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
 
     /// What ``add(_:)`` tells the drainer.
     struct Added {
-        /// The new entry, or nil when the side effect is not to run: a cut or a shutdown cancelled
+        /// The new slot, or nil when the side effect is not to run: a cut or a shutdown cancelled
         /// it (its promise is to be rejected with ``refusal``'s error).
         let token: Token?
         /// Why it was refused, when it was.
@@ -132,26 +142,29 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         let cancelling: [Stop]
         /// Whether to ask for a worker of the store's: a job is waiting and none is free.
         let startsWorker: Bool
-        /// Whether to start the monitor: jobs wait at the width limit (see ``monitorTick(isAsleep:)``).
+        /// Whether to start the monitor: jobs wait at the width limit.
         var startsMonitor = false
     }
 
-    /// What a worker gets from ``take()``.
+    /// What a worker gets from ``take(onThread:)``.
     struct Taken {
         let token: Token
         let entry: Entry
         /// Whether to ask for another worker: jobs are still waiting and no other worker is free.
         let startsWorker: Bool
-        /// Whether to start the monitor: jobs wait at the width limit (see ``monitorTick(isAsleep:)``).
+        /// Whether to start the monitor: jobs wait at the width limit.
         var startsMonitor = false
     }
 
     /// What a tick of the monitor asks for.
     struct Tick: Equatable {
-        /// How many workers to start: jobs wait, and stalled ones have freed places.
+        /// How many workers to start: jobs wait, and blocked ones have freed places.
         let startsWorkers: Int
         /// Whether to tick again: jobs still wait at the width limit.
         let keepsTicking: Bool
+        /// Whether this tick saw a job's thread asleep for the first time: the next look comes
+        /// soon, to tell a blocked job from one that waited a moment for a lock.
+        var looksAgainSoon = false
     }
 
     /// How a shutdown is going, as far as side effects are concerned.
@@ -177,62 +190,62 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         var stillRunning = 0
     }
 
-    /// Each slot's bookkeeping and side effect, side by side, indexed by ``Token/slot``.
-    var states: [SlotState] = []
-    var entries: [Entry?] = []
+    /// How many side effects are in each phase.
+    struct PhaseCounts: Equatable {
+        var waiting = 0
+        var onWorker = 0
+        var task = 0
+    }
+
+    // The stored properties below are internal rather than private only so that the registry's
+    // extensions in the files next to this one reach them; outside the registry only its runner
+    // holds one, privately.
+
+    /// The side effects, indexed by ``Token/slot``.
+    var slots: [Slot] = []
     var freeSlots: [Int] = []
-    /// Waiting entries, oldest first, from `nextWaiting` on; an entry cancelled while waiting
-    /// leaves its token behind, which ``take()`` skips.
+    /// Waiting side effects, oldest first, from `nextWaiting` on; one cancelled while it waited
+    /// leaves its token behind, which ``take(onThread:)`` skips.
     var waitingQueue: [Token] = []
     var nextWaiting = 0
     var cuts: [Cut] = []
     var shutdown = ShutdownPhase.none
     /// What the shutdown under way has counted so far.
-    var counts = ShutdownCounts()
+    var shutdownCounts = ShutdownCounts()
+    /// Side effects per phase, kept as they move.
+    var phases = PhaseCounts()
+    /// The workers the store has and wants.
+    var demand: WorkerDemand
+    /// The monitor's ticks so far (from 1; they wrap around, and are only ever subtracted).
+    var tick: UInt32 = 1
+    /// Tasks that have ended and whose promise is settling (see ``endTask(_:)``).
+    var settlingTasks = 0
 
-    /// How many workers may run jobs that have not stalled.
-    let width: Int
-    /// The monitor's ticks so far, and whether it is ticking.
-    var tick: UInt64 = 0
-    var isMonitoring = false
-    /// Jobs on a worker that have stalled.
-    var stalledCount = 0
-
-    /// A registry whose workers run at most `width` jobs that have not stalled (at least one).
+    /// A registry whose workers run at most `width` jobs that are not blocked (at least one).
     init(width: Int = SideEffectRegistryDefaults.width) {
-        self.width = max(1, width)
+        demand = WorkerDemand(width: width)
     }
-
-    /// Workers asked for and not begun yet.
-    var startingWorkers = 0
-    /// Workers between two jobs, about to take the next one.
-    var idleWorkers = 0
-    /// Side effects in each phase.
-    var waitingCount = 0
-    var onWorkerCount = 0
-    var taskCount = 0
 
     /// How many side effects the store has taken and not finished.
     var count: Int {
-        waitingCount + onWorkerCount + taskCount
+        phases.waiting + phases.onWorker + phases.task
     }
-
-    /// Workers that hold a job: from ``take()`` until ``finishJobAndTakeNext()``, after its
-    /// promise settled or its task started.
-    var busyWorkers = 0
-    /// Tasks that have ended and whose promise is settling (see ``endTask(_:)``).
-    var settlingTasks = 0
 
     /// Whether no side effect is waiting or on a worker, no worker holds one, and no ended task's
     /// promise is settling (async ones may still be running as tasks): every promise of a side
     /// effect that ran is settled, or belongs to a running task.
     var isIdleOnWorkers: Bool {
-        waitingCount == 0 && onWorkerCount == 0 && busyWorkers == 0 && settlingTasks == 0
+        phases.waiting == 0 && phases.onWorker == 0 && demand.busy == 0 && settlingTasks == 0
     }
 
     /// Whether nothing runs at all: ``isIdleOnWorkers``, and no task either.
     var isIdle: Bool {
-        isIdleOnWorkers && taskCount == 0
+        isIdleOnWorkers && phases.task == 0
+    }
+
+    /// How many async side effects run as tasks.
+    var taskCount: Int {
+        phases.task
     }
 
     /// How many cuts are waiting for the drainer (for tests).
@@ -258,6 +271,27 @@ extension SideEffectEnd.Canceller {
         switch self {
         case .promise, .id, .latestWins: .cancelled(item: typeName(itemType))
         case .shutdown: .cancelledByShutdown(item: typeName(itemType))
+        }
+    }
+
+    /// The canceller as a byte, for a job's atomic record (0 is "not cancelled").
+    var code: UInt8 {
+        switch self {
+        case .promise: 1
+        case .id: 2
+        case .latestWins: 3
+        case .shutdown: 4
+        }
+    }
+
+    /// The canceller a job's record holds; nil for 0 (not cancelled).
+    init?(code: UInt8) {
+        switch code {
+        case 1: self = .promise
+        case 2: self = .id
+        case 3: self = .latestWins
+        case 4: self = .shutdown
+        default: return nil
         }
     }
 }

@@ -1,11 +1,11 @@
 extension SideEffectRunner {
-    /// One side effect the store has taken: its item and promise, how to run it, and its task
-    /// once started. One object, so that the registry and the workers pass it around with a
-    /// retain, instead of copying the item and its promise each time (docs/PERFORMANCE.md,
-    /// "Side effects").
+    /// One side effect the store has taken: its item and promise, how to run it, and what cancelled
+    /// it. One object, so that the registry and the workers pass it around with a retain, instead
+    /// of copying the item and its promise each time (docs/PERFORMANCE.md, "Side effects").
     final class Job: RegisteredSideEffect, @unchecked Sendable {
-        // @unchecked: `task` is only read and written under the registry's lock; everything else
-        // is a constant.
+        // @unchecked: the task's fields (`taskRunner` to `bodyStart`) are written by the thread
+        // that makes the task before it is made, and read by the task only; the cancellation is
+        // atomic; everything else is a constant.
 
         /// How it runs.
         enum Kind {
@@ -19,26 +19,30 @@ extension SideEffectRunner {
         let kind: Kind
         let identity: SideEffectIdentity?
         let startsTaskWhenTaken: Bool
-        var task: Task<Void, Never>?
         /// The runner that starts its task, and the entry the task ends: set before the task is
         /// made, read by the task only. Held here so that the task's closure captures this one
         /// object, which then serves as the closure's context (no allocation of its own).
         var taskRunner: SideEffectRunner?
         var taskToken: Registry.Token?
-        /// Whether its store observed ends when its task was made, and when its body began (a
-        /// reading of ``SideEffectEndObservers/now``): set by the task's starter and by the task,
-        /// read by the task only.
-        var observesEnds = false
+        /// Whether its store observed side-effect ends when it took it (a constant, which the task
+        /// reads without an access check), and when its body began, a reading of
+        /// ``SideEffectEndObservers/now`` the task takes and reads only when it observes ends.
+        let observesEnds: Bool
         var bodyStart: UInt64 = 0
-        /// Set once it is cancelled, read by its task as it starts: an atomic, so that the task's
-        /// first step costs no lock (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
-        private let cancelled = AtomicFlag()
+        /// What cancelled it (a ``SideEffectEnd/Canceller/code``; 0: nothing), read by its task as
+        /// it starts: an atomic, so that the task's first step costs no lock (docs/PERFORMANCE.md,
+        /// "Side effects: no-op AsyncSideEffect").
+        private let cancellationCode = AtomicByte()
 
         /// The side effect this one stands in for, when an interceptor passed it on in its place:
         /// the registry knows only that one, and cancels it.
         private let standIn: Job?
 
-        init(_ envelope: Envelope, _ kind: Kind, identity: SideEffectIdentity?, startsTaskWhenTaken: Bool, standingInFor original: Job? = nil) {
+        init(
+            _ envelope: Envelope, _ kind: Kind, identity: SideEffectIdentity?, startsTaskWhenTaken: Bool,
+            observesEnds: Bool, standingInFor original: Job? = nil
+        ) {
+            self.observesEnds = observesEnds
             self.envelope = envelope
             self.kind = kind
             self.identity = identity
@@ -59,13 +63,17 @@ extension SideEffectRunner {
             }
         }
 
-        func cancellationRequested() {
-            cancelled.raise()
+        var cancellation: SideEffectEnd.Canceller? {
+            SideEffectEnd.Canceller(code: cancellationCode.value)
+        }
+
+        func recordCancellation(_ canceller: SideEffectEnd.Canceller) {
+            cancellationCode.store(canceller.code)
         }
 
         /// Whether the registry has marked it (or the side effect it stands in for) cancelled.
         var isCancellationRequested: Bool {
-            cancelled.isRaised || standIn?.isCancellationRequested == true
+            cancellationCode.value != 0 || standIn?.isCancellationRequested == true
         }
     }
 }

@@ -21,13 +21,12 @@ extension SideEffectRunner {
     /// run first, no task starter), then returns the worker's next job: see ``makeTask(_:token:)``.
     /// A task that ends before the start returns (its body did not suspend) ends its entry and
     /// takes the worker's next job itself, in one look at the registry, and runs it when it is an
-    /// async side effect too (see ``StartOnWorker``).
+    /// async side effect too (see ``WorkerLoop``).
     /// Inlined into the worker's loop (docs/PERFORMANCE.md, "Side effects: no-op AsyncSideEffect").
     @inline(__always)
-    func startTaskHere(_ job: Job, token: Registry.Token, on start: StartOnWorker) -> Registry.Taken? {
+    func startTaskHere(_ job: Job, token: Registry.Token, on start: WorkerLoop) -> Registry.Taken? {
         job.taskRunner = self
         job.taskToken = token
-        job.observesEnds = ends.isObserved
         start.job = job
         let task: Task<Void, Never>
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
@@ -35,7 +34,7 @@ extension SideEffectRunner {
         } else {
             task = Task { await Self.runTask(job) }
         }
-        // The task may have gone on to later side effects (see ``StartOnWorker``): the one it
+        // The task may have gone on to later side effects (see ``WorkerLoop``): the one it
         // suspended in is the one its handle belongs to.
         let current = start.job ?? job
         start.job = nil
@@ -49,7 +48,7 @@ extension SideEffectRunner {
 
     /// The job a task that ended during its start took for its worker; when none waited then,
     /// the worker looks again now that the task's promise has settled.
-    private func takeNextAfterEndedStart(_ start: StartOnWorker) -> Registry.Taken? {
+    private func takeNextAfterEndedStart(_ start: WorkerLoop) -> Registry.Taken? {
         start.ended = false
         guard let next = start.next else {
             return registry.withLock { $0.finishJobAndTakeNext(onThread: start.thread) }
@@ -57,31 +56,6 @@ extension SideEffectRunner {
         start.next = nil
         return next
     }
-
-    /// What a worker is starting as a task, seen by that task through a thread-local slot: a task
-    /// that finds its own job here ends before its worker's start has returned, on the worker's
-    /// thread, and ends its entry and takes the worker's next job in one look at the registry
-    /// (``SideEffectRegistry/endTaskOnWorker(_:thenTakeNextOn:)``), leaving the job here. When
-    /// the job it took is an async side effect too, the task runs that one itself, in its place
-    /// here (``carryOn(with:on:)``): a burst of async side effects that do not suspend costs a
-    /// task per burst, not one each. Only the worker's thread touches it.
-    final class StartOnWorker {
-        /// The worker's thread (a kernel id).
-        let thread: Int32
-        /// The job whose task the worker is starting, or the one that task went on to; nil
-        /// between starts.
-        var job: Job?
-        /// Whether that task ended during the start, and the next job it took for the worker.
-        var ended = false
-        var next: Registry.Taken?
-
-        init(thread: Int32) {
-            self.thread = thread
-        }
-    }
-
-    /// Each worker thread's ``StartOnWorker`` while it takes jobs.
-    static let startOnWorker = ThreadLocal<StartOnWorker>()
 
     /// Makes the task of an async side effect whose entry is a task already (or, with a task
     /// starter, hands it to the starter).
@@ -93,7 +67,6 @@ extension SideEffectRunner {
     func makeTask(_ job: Job, token: Registry.Token) -> Task<Void, Never> {
         job.taskRunner = self
         job.taskToken = token
-        job.observesEnds = ends.isObserved
         if let taskStarter {
             return taskStarter { await Self.runTask(job) }
         }
@@ -166,12 +139,12 @@ extension SideEffectRunner {
     /// cancellation's error, whether the canceller's rejection or the body's end comes first.
     ///
     /// A task that ends while its worker is starting it takes the worker's next job in the same
-    /// look at the registry (see ``StartOnWorker``). When that job is an async side effect too and
+    /// look at the registry (see ``WorkerLoop``). When that job is an async side effect too and
     /// this task is not cancelled, the task runs it next: returned here. Its handle has not left
     /// the worker yet, so only the side effects it ran can have cancelled it.
     private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) -> Job? {
         guard let owner = job.taskRunner, let token = job.taskToken else { return nil }
-        if let start = startOnWorker.current, start.job === job {
+        if let start = workerLoop.current, start.job === job {
             let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
             if job.observesEnds {
                 owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, startedAt: job.bodyStart, result: outcome, cancelledBy: cancellation)
@@ -216,12 +189,11 @@ extension SideEffectRunner {
     /// The task of a side effect that ended during its worker's start goes on with `next`, the
     /// async side effect it took for that worker: as the worker would after a job, it starts the
     /// help the take asked for and tells watchers a side effect ended; the task is now `next`'s.
-    func carryOn(with next: Registry.Taken, on start: StartOnWorker) -> Job {
+    func carryOn(with next: Registry.Taken, on start: WorkerLoop) -> Job {
         askForHelp(next)
         activity.pokeIfWatched()
         next.entry.taskRunner = self
         next.entry.taskToken = next.token
-        next.entry.observesEnds = ends.isObserved
         start.job = next.entry
         return next.entry
     }

@@ -19,9 +19,12 @@ final class SideEffectRunner: @unchecked Sendable {
     typealias Registry = SideEffectRegistry<Job>
 
     /// The side effects, in dispatch order, and the store's workers (lock order: never held with
-    /// the inbox's or the delivery's lock; a promise's lock is never held when it is taken).
+    /// the inbox's or the delivery's lock; a promise's lock is never held when it is taken). Only
+    /// the runner's own files reach it: the engine and its shutdown ask the runner.
     let registry = Locked(Registry())
-    private let threads: WorkerThreads
+    let threads: WorkerThreads
+    /// What the operating system tells about the workers' threads.
+    let probe: any ThreadProbe
     let tracer: SignpostLogger?
     private let chain: InterceptorChain?
     private let classify: @Sendable (any Dispatchable) -> ItemKind
@@ -44,7 +47,8 @@ final class SideEffectRunner: @unchecked Sendable {
         taskStarter: AsyncSideEffectTaskStarter?,
         activity: ActivitySignal,
         ends: SideEffectEndObservers = SideEffectEndObservers(),
-        threads: WorkerThreads = .shared
+        threads: WorkerThreads = .shared,
+        probe: any ThreadProbe = ProcThreadProbe()
     ) {
         self.tracer = tracer
         self.chain = chain
@@ -54,20 +58,24 @@ final class SideEffectRunner: @unchecked Sendable {
         self.activity = activity
         self.ends = ends
         self.threads = threads
+        self.probe = probe
     }
 
     // MARK: - Taking side effects in (the drainer)
 
     /// The drainer takes a synchronous or returning side effect: it waits for a worker.
     func submit(_ envelope: Envelope, running runner: @escaping ItemKind.SideEffectRunner) {
-        add(Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false))
+        add(Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false, observesEnds: ends.isObserved))
     }
 
     /// The drainer takes an async side effect: it waits for a worker, which runs its interceptors
     /// (if the store has any) and starts its task.
     func submit(_ envelope: Envelope, starting runner: ItemKind.AsyncSideEffectRunner) {
         let interceptorsFirst = chain != nil && !envelope.skipsInterceptors
-        add(Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: !interceptorsFirst))
+        add(Job(
+            envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: !interceptorsFirst,
+            observesEnds: ends.isObserved
+        ))
     }
 
     /// Gives the side effect its entry, or rejects its promise when the registry refuses it.
@@ -83,68 +91,12 @@ final class SideEffectRunner: @unchecked Sendable {
             startWorker()
         }
         if added.startsMonitor {
-            scheduleMonitorTick()
-        }
-    }
-
-    // MARK: - Workers
-
-    func startWorker() {
-        threads.run { self.work() }
-    }
-
-    /// How often the monitor ticks while jobs wait at the width limit (see
-    /// ``SideEffectRegistry/monitorTick(isAsleep:)``): a job still on its worker, asleep, at the
-    /// tick after the one it was taken in counts as stalled.
-    static var monitorInterval: DispatchTimeInterval { .microseconds(500) }
-
-    /// Ticks the registry's monitor soon; it ticks again for as long as jobs wait at the limit.
-    func scheduleMonitorTick() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.monitorInterval) {
-            let tick = self.registry.withLock { $0.monitorTick { ThreadActivity.isAsleep($0) } }
-            for _ in 0 ..< tick.startsWorkers {
-                self.startWorker()
-            }
-            if tick.keepsTicking {
-                self.scheduleMonitorTick()
-            }
-        }
-    }
-
-    /// One of the store's workers: takes side effects until none waits.
-    private func work() {
-        let thread = ThreadActivity.currentThreadID()
-        var taken = registry.withLock { registry in
-            registry.workerBegins()
-            return registry.take(onThread: thread)
-        }
-        let start = StartOnWorker(thread: thread)
-        let previous = Self.startOnWorker.replace(with: start)
-        defer { Self.startOnWorker.restore(previous) }
-        while let job = taken {
-            askForHelp(job)
-            if job.entry.startsTaskWhenTaken, taskStarter == nil {
-                taken = startTaskHere(job.entry, token: job.token, on: start)
-            } else {
-                taken = run(job.entry, token: job.token, thread: thread)
-            }
-            activity.pokeIfWatched()
-        }
-    }
-
-    /// Starts the worker or the monitor that taking `job` asked for.
-    @inline(__always)
-    func askForHelp(_ job: Registry.Taken) {
-        if job.startsWorker {
-            startWorker()
-        }
-        if job.startsMonitor {
-            scheduleMonitorTick()
+            monitorTick(after: .zero)
         }
     }
 
     /// Runs one job on this worker (on `thread`); returns the next one, taken when this one ended.
-    private func run(_ job: Job, token: Registry.Token, thread: Int32) -> Registry.Taken? {
+    func run(_ job: Job, token: Registry.Token, thread: Int32) -> Registry.Taken? {
         let envelope = job.envelope
         switch job.kind {
         case .run(let runner):
@@ -178,7 +130,10 @@ final class SideEffectRunner: @unchecked Sendable {
                 return next
             }
             intercept(job, token: token, with: chain) { passed in
-                self.startTask(Job(passed, .start(runner), identity: job.identity, startsTaskWhenTaken: false, standingInFor: job), token: token)
+                self.startTask(
+                    Job(passed, .start(runner), identity: job.identity, startsTaskWhenTaken: false, observesEnds: job.observesEnds, standingInFor: job),
+                    token: token
+                )
                 return nil
             }
         }
@@ -230,7 +185,10 @@ final class SideEffectRunner: @unchecked Sendable {
             let outcome = runBody(envelope, with: runner)
             return registry.withLock { $0.end(token) }.map { .failure($0.error(for: type(of: envelope.item))) } ?? outcome
         case .asyncSideEffect(let runner):
-            let job = Job(envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: false, standingInFor: original)
+            let job = Job(
+                envelope, .start(runner), identity: runner.identity(envelope.item), startsTaskWhenTaken: false,
+                observesEnds: original.observesEnds, standingInFor: original
+            )
             startTask(job, token: token)
         case .updater, .unsupported, .ambiguous:
             registry.withLock { $0.handOver(token) }

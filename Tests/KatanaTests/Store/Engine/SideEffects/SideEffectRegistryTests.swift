@@ -17,12 +17,11 @@ import KatanaTestSupport
         let promise: PromiseHandle?
         let isAsync: Bool
         let startsTaskWhenTaken: Bool
-        var task: Task<Void, Never>?
-        /// Whether the registry marked it cancelled.
-        private(set) var wasMarkedCancelled = false
+        /// What cancelled it, as the registry recorded it.
+        private(set) var cancellation: SideEffectEnd.Canceller?
 
-        func cancellationRequested() {
-            wasMarkedCancelled = true
+        func recordCancellation(_ canceller: SideEffectEnd.Canceller) {
+            cancellation = canceller
         }
 
         init(name: String, order: UInt64, identity: SideEffectIdentity?, promise: PromiseHandle, isAsync: Bool, startsTaskWhenTaken: Bool) {
@@ -133,8 +132,8 @@ import KatanaTestSupport
         #expect(fixture.add("a", order: 0).startsWorker)
         #expect(!fixture.add("b", order: 1).startsWorker)
         #expect(!fixture.add("c", order: 2).startsWorker)
-        #expect(fixture.registry.waitingCount == 3)
-        #expect(fixture.registry.startingWorkers == 1)
+        #expect(fixture.registry.phases.waiting == 3)
+        #expect(fixture.registry.demand.starting == 1)
     }
 
     @Test func aWorkerTakingAJobWithOthersWaiting_asksForOneMore_soABurstSpreads() {
@@ -145,8 +144,8 @@ import KatanaTestSupport
         let first = fixture.registry.take()
         #expect(first?.entry.name == "a")
         #expect(first?.startsWorker == true)
-        #expect(fixture.registry.onWorkerCount == 1)
-        #expect(fixture.registry.waitingCount == 1)
+        #expect(fixture.registry.phases.onWorker == 1)
+        #expect(fixture.registry.phases.waiting == 1)
         // The second worker takes "b"; nothing else waits, so it asks for nobody.
         fixture.registry.workerBegins()
         let second = fixture.registry.take()
@@ -164,7 +163,7 @@ import KatanaTestSupport
         #expect(fixture.registry.finishJobAndTakeNext()?.entry.name == "b")
         fixture.registry.end(fixture.token("b"))
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
-        #expect(fixture.registry.idleWorkers == 0)
+        #expect(fixture.registry.demand.idle == 0)
         #expect(fixture.registry.count == 0)
     }
 
@@ -198,25 +197,39 @@ import KatanaTestSupport
         // Two jobs run: the width is reached; the monitor is asked for, once.
         #expect(second?.startsWorker == false)
         #expect(second?.startsMonitor == true)
-        #expect(fixture.registry.isMonitoring)
+        #expect(fixture.registry.demand.isMonitoring)
         #expect(fixture.add("late", order: 10).startsMonitor == false)
     }
 
-    @Test func aTick_marksAsleepJobsTakenBefore_stalled_andStartsWorkersForThoseWaiting() {
+    @Test func twoTicksThatFindJobsAsleep_markThemBlocked_andStartWorkersForThoseWaiting() {
         var fixture = Fixture()
         fixture.add("blocked1", order: 0)
         fixture.add("blocked2", order: 1)
         fixture.addJobs(2 ..< 10)
         fixture.beginAndTake(onThreads: 11, 12)
         var asked: [Int32] = []
-        let tick = fixture.registry.monitorTick { thread in
+        let first = fixture.registry.monitorTick { thread in
             asked.append(thread)
             return true
         }
         #expect(asked.sorted() == [11, 12])
-        #expect(fixture.registry.stalledCount == 2)
+        // Asleep at one look only: it may have been waiting for a lock. It looks again soon.
+        #expect(first == .init(startsWorkers: 0, keepsTicking: true, looksAgainSoon: true))
+        #expect(fixture.registry.demand.blocked == 0)
+        let second = fixture.registry.monitorTick { _ in true }
+        #expect(fixture.registry.demand.blocked == 2)
         // Two places freed: two workers for the eight waiting; the monitor keeps ticking.
-        #expect(tick == .init(startsWorkers: 2, keepsTicking: true))
+        #expect(second == .init(startsWorkers: 2, keepsTicking: true))
+    }
+
+    @Test func aJobAsleepAtOneLookButNotTheNext_keepsItsPlace() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 4)
+        fixture.beginAndTake(onThreads: 11, 12)
+        _ = fixture.registry.monitorTick { _ in true }
+        _ = fixture.registry.monitorTick { _ in false }
+        _ = fixture.registry.monitorTick { _ in true }
+        #expect(fixture.registry.demand.blocked == 0)
     }
 
     @Test func aJobThatRuns_orWaitsForACore_keepsItsPlace() {
@@ -224,7 +237,7 @@ import KatanaTestSupport
         fixture.addJobs(0 ..< 4)
         fixture.beginAndTake(onThreads: 11, 12)
         let tick = fixture.registry.monitorTick { _ in false }
-        #expect(fixture.registry.stalledCount == 0)
+        #expect(fixture.registry.demand.blocked == 0)
         #expect(tick == .init(startsWorkers: 0, keepsTicking: true))
     }
 
@@ -234,17 +247,59 @@ import KatanaTestSupport
         fixture.addJobs(0 ..< 3)
         fixture.beginAndTake(onThreads: 11, 12)
         var asked = 0
-        // The jobs were taken at this tick: the next one looks at them.
+        // The jobs were taken at this tick: the next one looks at them (and the one after, twice asleep, marks them).
         _ = fixture.registry.monitorTick { _ in asked += 1; return true }
         #expect(asked == 2)
-        #expect(fixture.registry.stalledCount == 2)
+        _ = fixture.registry.monitorTick { _ in true }
+        #expect(fixture.registry.demand.blocked == 2)
     }
 
-    @Test func aThreadWhoseStateIsUnknown_countsAsAsleep() {
+    @Test func aThreadWhoseStateIsUnknown_countsAsBlocked_onlyOnceItHasBeenOnItsWorkerLonger() {
         var fixture = Fixture()
         fixture.addJobs(0 ..< 3)
         fixture.beginAndTake(onThreads: 0, 0)
+        // A job whose state nobody can tell may be a short one still finishing: not yet.
+        for _ in 1 ..< WorkerDemand.ticksBeforeAssumingBlocked {
+            #expect(fixture.registry.monitorTick { _ in nil }.startsWorkers == 0)
+        }
         #expect(fixture.registry.monitorTick { _ in nil }.startsWorkers == 1)
+        #expect(fixture.registry.demand.blocked == 2)
+    }
+
+    @Test func eachJobAssumedBlocked_makesTheNextAssumptionWaitLonger() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 6)
+        fixture.beginAndTake(onThreads: 0, 0)
+        var ticks = 0
+        // The first two (the width) are assumed blocked after the usual ticks...
+        while fixture.registry.demand.blocked < 2, ticks < 100 {
+            _ = fixture.registry.monitorTick { _ in nil }
+            ticks += 1
+        }
+        #expect(ticks == Int(WorkerDemand.ticksBeforeAssumingBlocked))
+        // ...the next two, taken by the workers they freed, one tick later.
+        fixture.beginAndTake(onThreads: 0, 0)
+        var more = 0
+        while fixture.registry.demand.blocked < 4, more < 100 {
+            _ = fixture.registry.monitorTick { _ in nil }
+            more += 1
+        }
+        #expect(more == Int(WorkerDemand.ticksBeforeAssumingBlocked) + 1)
+    }
+
+    @Test func aJobWhoseThreadAnnouncesAWait_freesItsPlaceAtOnce_andTakesItBackWhenItWakes() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 3)
+        fixture.beginAndTake(onThreads: 11, 12)
+        #expect(fixture.registry.demand.running == 2 && !fixture.registry.demand.hasRoom)
+        // No monitor, no tick: the announcement alone starts a worker for the waiting job.
+        #expect(fixture.registry.waitBegan(onWorker: 11) == 1)
+        #expect(fixture.registry.demand.blocked == 1)
+        // A worker with no job, or a second announcement, changes nothing.
+        #expect(fixture.registry.waitBegan(onWorker: 99) == 0 && fixture.registry.waitBegan(onWorker: 11) == 0)
+        fixture.registry.waitEnded(onWorker: 11)
+        #expect(fixture.registry.demand.blocked == 0 && fixture.registry.demand.running == 2)
+        #expect(fixture.registry.invariantViolations().isEmpty)
     }
 
     @Test func aStalledJobThatEnds_freesItsPlace_andTheMonitorStopsWhenNothingWaits() {
@@ -253,29 +308,32 @@ import KatanaTestSupport
         fixture.add("short", order: 1)
         fixture.add("next", order: 2)
         let blocked = fixture.beginAndTake(onThreads: 11, 12)[0]
+        _ = fixture.registry.monitorTick { $0 == 11 }
         #expect(fixture.registry.monitorTick { $0 == 11 } == .init(startsWorkers: 1, keepsTicking: false))
-        #expect(fixture.registry.stalledCount == 1)
-        #expect(!fixture.registry.isMonitoring)
+        #expect(fixture.registry.demand.blocked == 1)
+        #expect(!fixture.registry.demand.isMonitoring)
         if let blocked {
             fixture.registry.end(blocked.token)
         }
-        #expect(fixture.registry.stalledCount == 0)
+        #expect(fixture.registry.demand.blocked == 0)
     }
 
     // MARK: - Async side effects
 
-    @Test func anAsyncSideEffectWithoutInterceptors_waitsForAWorker_andIsATaskOnceTaken() {
+    @Test func anAsyncSideEffectWithoutInterceptors_isOnItsWorkerUntilItsTasksHandleArrives() {
         var fixture = Fixture()
         let added = fixture.add("a", order: 0, startsTask: true)
         #expect(added.startsWorker)
-        #expect(fixture.registry.waitingCount == 1)
+        #expect(fixture.registry.phases.waiting == 1)
         #expect(!fixture.registry.isIdleOnWorkers)
         #expect(fixture.beginAndTake() == "a")
-        #expect(fixture.registry.taskCount == 1)
-        // The worker starting its task still holds it.
+        // Its body runs on the worker until it first suspends: it counts there, against the width.
+        #expect(fixture.registry.phases.onWorker == 1 && fixture.registry.taskCount == 0)
+        #expect(fixture.registry.demand.running == 1)
         #expect(!fixture.registry.isIdleOnWorkers)
         let (cancelNow, next) = fixture.registry.attach(fixture.task("ta"), to: fixture.token("a"), thenTakeNextOn: 0)
         #expect(cancelNow == nil && next == nil)
+        #expect(fixture.registry.taskCount == 1 && fixture.registry.demand.running == 0)
         #expect(fixture.registry.isIdleOnWorkers)
         #expect(!fixture.registry.isIdle)
         #expect(fixture.registry.endTask(fixture.token("a")) == nil)
@@ -300,7 +358,7 @@ import KatanaTestSupport
     @Test func aTaskThatEnded_keepsTheStoreBusy_untilItsPromiseHasSettled() {
         var fixture = Fixture()
         fixture.addTask("a", order: 0)
-        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a"), thenTakeNextOn: 0).next == nil)
         #expect(!fixture.registry.isIdle)
         #expect(fixture.registry.endTask(fixture.token("a")) == nil)
         #expect(fixture.registry.count == 0)
@@ -334,10 +392,10 @@ import KatanaTestSupport
         #expect(cancellation == nil)
         #expect(next?.entry.name == "b")
         #expect(fixture.registry.count == 1)
-        #expect(fixture.registry.taskCount == 1)
-        #expect(fixture.registry.waitingCount == 0)
+        #expect(fixture.registry.phases.onWorker == 1)
+        #expect(fixture.registry.phases.waiting == 0)
         // The worker holds b now: one busy worker, as before.
-        #expect(fixture.registry.busyWorkers == 1)
+        #expect(fixture.registry.demand.busy == 1)
         #expect(fixture.registry.endTaskOnWorker(fixture.token("b"), thenTakeNextOn: 0).next == nil)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
         #expect(fixture.registry.isIdle)
@@ -363,12 +421,14 @@ import KatanaTestSupport
         #expect(fixture.registry.giveUp().counts == .init(handled: 1, cancelled: 0, stillRunning: 0))
     }
 
-    @Test func anAsyncSideEffectThroughAWorker_movesFromWorkerToTask() {
+    @Test func anAsyncSideEffectThroughAWorker_movesFromWorkerToTask_whenItsHandleArrives() {
         var fixture = Fixture()
         fixture.add("a", order: 0)
         #expect(fixture.beginAndTake() == "a")
         #expect(!fixture.registry.isIdleOnWorkers)
         #expect(fixture.registry.startTask(fixture.token("a")) == nil)
+        #expect(fixture.registry.phases.onWorker == 1)
+        #expect(fixture.registry.attach(fixture.task("ta"), to: fixture.token("a")) == nil)
         #expect(fixture.registry.taskCount == 1)
         #expect(!fixture.registry.isIdleOnWorkers)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
@@ -601,7 +661,7 @@ import KatanaTestSupport
             if let taken { fixture.registry.end(taken.token) }
             #expect(fixture.registry.finishJobAndTakeNext() == nil)
         }
-        #expect(fixture.registry.states.count == 1)
+        #expect(fixture.registry.slots.count == 1)
         #expect(fixture.registry.waitingQueue.count <= SideEffectRegistry<Named>.compactionThreshold)
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import Katana
+import KatanaTestSupport
+
+/// Reading whether a thread is asleep, from `/proc/<pid>/task/<tid>/stat` lines and from real threads.
+@Suite struct ThreadProbeTests {
+    private func bytes(_ line: String) -> [UInt8] {
+        Array(line.utf8)
+    }
+
+    @Test func theStateAfterTheLastParenthesis_decides_whateverTheNameHolds() {
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1234 (Katana.worker) S 1 1234")) == true)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1234 (Katana.worker) R 1 1234")) == false)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1234 (Katana.worker) D 1 1234")) == true)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1234 (a) R (b)) S 1")) == true)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1234 (odd name) R 1")) == false)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("garbage")) == nil)
+        #expect(ProcThreadProbe.isAsleep(statLine: bytes("1 (x)")) == nil)
+    }
+
+    #if os(Linux)
+    @Test func aThreadBlockedOnASemaphore_isAsleep_andTheCallingThreadIsNot() async throws {
+        #expect(ProcThreadProbe().isAsleep(ProcThreadProbe().currentThread()) == false)
+        let blocked = DispatchSemaphore(value: 0)
+        let id = LockedList<Int32>()
+        let thread = Thread {
+            id.append(ProcThreadProbe().currentThread())
+            blocked.wait()
+        }
+        thread.start()
+        defer { blocked.signal() }
+        let threadID = try #require(try await id.waitForCount(1).first)
+        #expect(threadID > 0)
+        #expect(threadID != ProcThreadProbe().currentThread())
+        // Nothing signals when a thread falls asleep: its state is polled.
+        try await poll("the thread to fall asleep") { ProcThreadProbe().isAsleep(threadID) == true }
+        #expect(ProcThreadProbe().isAsleep(0) == nil)
+    }
+    #endif
+}
