@@ -5,9 +5,10 @@ import Foundation
 /// cancelled (by their promise, by id, by a newer one with the same id, by a shutdown) and
 /// counted.
 ///
-/// A plain value, tested without threads (`SideEffectRegistryTests`, and a fuzz test of its
-/// invariant, `SideEffectRegistryInvariantTests`); ``SideEffectRunner`` keeps one behind a lock
-/// that only it takes, and carries out what its methods return once it has let go of the lock.
+/// A plain value, tested without threads (`SideEffectRegistryTests`, and a fuzz test that checks
+/// its counts against its slots, `SideEffectRegistryInvariantTests`); ``SideEffectRunner`` keeps
+/// one behind a lock that only it takes, and carries out what its methods return once it has let
+/// go of the lock.
 ///
 /// Each side effect gets a slot when the store's drainer takes it from the inbox (``add(_:)``),
 /// so the slots are in dispatch order, and the slot's phase holds what the side effect has in
@@ -22,8 +23,7 @@ import Foundation
 ///
 /// A side effect's cancellation is recorded once, on its job (``RegisteredSideEffect/cancellation``),
 /// where its task reads it as it starts. The counts of side effects per phase and the workers'
-/// demand (``WorkerDemand``) are kept as the phases change; ``invariantViolations()`` recounts
-/// them from the slots.
+/// demand (``WorkerDemand``) are kept as the phases change.
 ///
 /// An item dispatched before a cancellation by id may be between the inbox and this registry
 /// when the cancellation comes (the drainer has taken it with others and not reached it yet): the

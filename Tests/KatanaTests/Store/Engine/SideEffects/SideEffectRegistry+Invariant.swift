@@ -1,3 +1,5 @@
+@testable import Katana
+
 extension SideEffectRegistry {
     /// What does not agree between the counts the registry keeps and its slots: empty when all is
     /// well. The fuzz test checks it after every step of random sequences.
