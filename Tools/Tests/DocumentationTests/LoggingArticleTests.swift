@@ -1,9 +1,11 @@
+// The tests' own imports first: from `import Katana` to the store, this file is the article's
+// snippet, line for line (DocumentationSnippetsTests, in the root package, looks for it).
+import KatanaTestSupport
 import Testing
 import Katana
 import KatanaLogging
 import KatanaMetrics
 import KatanaRecording
-import KatanaTestSupport
 import Logging
 
 struct OrdersState: State {
