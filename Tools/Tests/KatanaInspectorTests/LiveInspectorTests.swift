@@ -38,7 +38,7 @@ import Testing
         #expect(value["count"]?.int == TodoApp.scriptedItems)
         #expect(inspector.lastPosition == UInt64(TodoApp.scriptedItems))
 
-        try await store.dispatch(AddTodo(title: "Live item")).value
+        try await store.dispatch(AddTodo(title: "Live item")).settled()
         inspector.flush()
         let detail = try await ServedInspector.get(try #require(URL(string: "api/items/\(TodoApp.scriptedItems + 1)", relativeTo: url)))
         let added = try JSONDecoder().decode(JSONValue.self, from: detail.body)
@@ -68,7 +68,7 @@ import Testing
         defer { client.cancel() }
         let scripted = Array(6 ... TodoApp.scriptedItems)
         try await received.waitUntil("the rows after position 5") { $0 == scripted }
-        try await store.dispatch(AddTodo(title: "Live item")).value
+        try await store.dispatch(AddTodo(title: "Live item")).settled()
         try await received.waitUntil("the new item on the stream") { $0 == scripted + [TodoApp.scriptedItems + 1] }
 
         // Stopping the inspector closes the page's stream rather than waiting for the page to leave.
@@ -115,7 +115,7 @@ import Testing
         for version in 1 ... 30_000 {
             let renamed = store.dispatch(RenameTodo(id: 2, title: long + "\(version)"))
             if version == 30_000 {
-                try await renamed.value
+                try await renamed.settled()
             }
         }
         #expect(store.state.todos[1].title == long + "30000")

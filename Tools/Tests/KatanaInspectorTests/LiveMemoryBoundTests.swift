@@ -35,7 +35,7 @@ import Testing
         let count = 2_500
         var largestCount = 0
         for number in 1 ... count {
-            try await store.dispatch(AddLine(number: number)).value
+            try await store.dispatch(AddLine(number: number)).settled()
             if number % 25 == 0 {
                 // Keeps the store at about the inspector's pace.
                 try await poll("item \(number) on the page's side", timeout: .seconds(120)) {
