@@ -51,8 +51,9 @@ let package = Package(
         // the tests that hold the README and the articles under docs/ to the code.
         .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport"),
         // Test-only: what every test target shares — a locked value and list, bounded waits on the
-        // store's signal or a list's appends, a bounded poll for conditions nothing signals, and
-        // blocking calls run on a thread of their own (the Tools package links the same files).
+        // store's signal, a list's appends or a promise, a bounded poll for conditions nothing
+        // signals, and blocking calls run on a thread of their own (the Tools package builds the
+        // same files, through a link, but for the store's signal: see Tools/Package.swift).
         .target(name: "KatanaTestSupport", dependencies: ["Katana"], path: "Tests/KatanaTestSupport"),
         // Load, faults, release under load, signal and timer storms, memory soak, bad input.
         .testTarget(

@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(
             name: "KatanaInspectorTests",
             dependencies: [
-                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo", "katana-inspector",
+                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo", "katana-inspector", "KatanaTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "KatanaInspector", "KatanaLogging", "KatanaMetrics",
+                "KatanaInspector", "KatanaLogging", "KatanaMetrics", "KatanaTestSupport",
                 .product(name: "Katana", package: "Katana"),
                 .product(name: "KatanaRecording", package: "Katana"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,9 +88,23 @@ let package = Package(
             dependencies: ["KatanaToolsSupport", .product(name: "Katana", package: "Katana"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: librarySettings
         ),
-        .testTarget(name: "KatanaLoggingTests", dependencies: ["KatanaLogging", "BridgeTestSupport"]),
+        .testTarget(name: "KatanaLoggingTests", dependencies: ["KatanaLogging", "BridgeTestSupport", "KatanaTestSupport"]),
         // Test-only (not a product): the counter store, items and interceptors both bridges' tests use.
-        .target(name: "BridgeTestSupport", dependencies: [.product(name: "Katana", package: "Katana")], path: "Tests/BridgeTestSupport"),
+        .target(
+            name: "BridgeTestSupport", dependencies: ["KatanaTestSupport", .product(name: "Katana", package: "Katana")], path: "Tests/BridgeTestSupport"
+        ),
+        // Test-only (not a product): the root package's test support (locked values and lists,
+        // bounded waits, polls, settled()), built from the same files as the demo is: Tests/
+        // KatanaTestSupport is a link to ../../Tests/KatanaTestSupport, since a package cannot use
+        // another's target that is not a product. Without StoreWaits.swift (store.waitUntil): the
+        // store's activity signal it waits on is `package` to Katana, out of this package's reach
+        // ('waitUntilQuiet' is inaccessible); the bridges' tests wait on FinishLine's list instead.
+        .target(
+            name: "KatanaTestSupport",
+            dependencies: [.product(name: "Katana", package: "Katana")],
+            path: "Tests/KatanaTestSupport",
+            exclude: ["StoreWaits.swift"]
+        ),
         // The store's counters, timers and gauges through swift-metrics.
         .target(
             name: "KatanaMetrics",
@@ -99,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KatanaMetricsTests",
-            dependencies: ["KatanaMetrics", "BridgeTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]
+            dependencies: ["KatanaMetrics", "BridgeTestSupport", "KatanaTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")]
         ),
     ],
     swiftLanguageModes: [.v6]

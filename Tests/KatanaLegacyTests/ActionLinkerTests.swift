@@ -1,5 +1,6 @@
 import Katana
 import KatanaLegacy
+import KatanaTestSupport
 import Testing
 
 /// The source of the links: adds to the counter.

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaObservers
+import KatanaTestSupport
 import Testing
 
 /// The declarative form's composition: `ObserverRulesBuilder` control flow, optional rules, and

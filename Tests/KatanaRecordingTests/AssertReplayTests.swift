@@ -8,14 +8,14 @@ import XCTest
 /// `assertReplay` in Swift Testing: a passing replay reports nothing; a failing one reports the
 /// diff at the caller's line.
 @Suite struct AssertReplaySwiftTestingTests {
-    @Test func aReplayWithNoDifferencePasses() throws {
-        let recording = try ReplayFixture.recording()
+    @Test func aReplayWithNoDifferencePasses() async throws {
+        let recording = try await ReplayFixture.recording()
         let report = assertReplay(recording, into: TodoApp.replayStore(), items: TodoApp.replayable)
         #expect(report?.matches == true)
     }
 
-    @Test func aDifferingReplayFailsAtTheCallersLineWithTheDiff() throws {
-        let recording = try ReplayFixture.recording()
+    @Test func aDifferingReplayFailsAtTheCallersLineWithTheDiff() async throws {
+        let recording = try await ReplayFixture.recording()
         let failures = TestFailureRecorder()
         let line: UInt = #line + 1
         assertReplay(recording, into: TodoApp.replayStore(), items: [AddTodo.self], renaming: ["AddTodo": ShoutingAddTodo.self], reporter: failures.reporter)
@@ -27,8 +27,8 @@ import XCTest
         #expect(failure.message.contains("+       title: \"MILK\"") || failure.message.contains("\"MILK\""))
     }
 
-    @Test func aReplayThatCannotRunFailsWithTheError() throws {
-        let recording = try ReplayFixture.recording()
+    @Test func aReplayThatCannotRunFailsWithTheError() async throws {
+        let recording = try await ReplayFixture.recording()
         let failures = TestFailureRecorder()
         assertReplay(recording, into: TodoApp.replayStore(), items: [], reporter: failures.reporter)
         #expect(failures.messages.count == 1)
@@ -38,14 +38,14 @@ import XCTest
 
 /// `assertReplay` in XCTest: the same two cases.
 final class AssertReplayXCTests: XCTestCase {
-    func testAReplayWithNoDifferencePasses() throws {
-        let recording = try ReplayFixture.recording()
+    func testAReplayWithNoDifferencePasses() async throws {
+        let recording = try await ReplayFixture.recording()
         let report = assertReplay(recording, into: TodoApp.replayStore(), items: TodoApp.replayable)
         XCTAssertEqual(report?.matches, true)
     }
 
-    func testADifferingReplayFailsAtTheCallersLine() throws {
-        let recording = try ReplayFixture.recording()
+    func testADifferingReplayFailsAtTheCallersLine() async throws {
+        let recording = try await ReplayFixture.recording()
         let failures = TestFailureRecorder()
         let line: UInt = #line + 1
         assertReplay(recording, into: TodoApp.replayStore(), items: [AddTodo.self], renaming: ["AddTodo": ShoutingAddTodo.self], reporter: failures.reporter)
@@ -57,10 +57,10 @@ final class AssertReplayXCTests: XCTestCase {
 
 enum ReplayFixture {
     /// One updater, recorded.
-    static func recording() throws -> Recording<TodoState> {
+    static func recording() async throws -> Recording<TodoState> {
         let flight = FlightRecorder<TodoState>(capacity: 10)
         let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
-        try store.dispatch(AddTodo(title: "milk")).wait(timeout: .seconds(10))
+        try await store.dispatchRecorded(AddTodo(title: "milk"))
         return try Recording<TodoState>(data: flight.recordingData())
     }
 }

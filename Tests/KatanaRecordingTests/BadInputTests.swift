@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// Every bad input a replay can meet is a specific error that names the line or item and the fix.
@@ -9,12 +10,13 @@ import Testing
     private func recordingData(includingUnencodable: Bool = false, snapshotInterval: Int = 100) async throws -> Data {
         let flight = FlightRecorder<TodoState>(capacity: 10)
         let store = TodoApp.store(recordingInto: [flight])
-        try await store.dispatch(AddTodo(title: "a")).value
-        try await store.dispatch(ToggleTodo(index: 0)).value
+        try await store.dispatch(AddTodo(title: "a")).settled()
+        try await store.dispatch(ToggleTodo(index: 0)).settled()
         if includingUnencodable {
-            try await store.dispatch(RenameAll { $0.uppercased() }).value
+            try await store.dispatch(RenameAll { $0.uppercased() }).settled()
         }
-        try await waitUntil(timeout: .seconds(10)) { store.state.toggles == 1 }
+        // The rule's count, and its item recorded (the recorder appends it after the state changed).
+        try await store.waitUntil("the rule's toggle count, recorded") { store.state.toggles == 1 && store.workSnapshot.isIdle }
         return flight.recordingData(snapshotInterval: snapshotInterval)
     }
 

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// What a reader is given may be anything: a huge line, a directory, a named pipe, terminal
@@ -62,17 +63,19 @@ import Testing
         defer { unlink(path) }
         // Opening a pipe nobody writes to blocks forever: read on a thread of its own, and wait
         // for it with a bound, so that a reader that opens it fails this test instead of hanging.
-        let outcome = ThreadOutcome()
-        let thread = Thread {
-            do {
-                _ = try Recording<TodoState>(contentsOf: URL(fileURLWithPath: path))
-                outcome.settle("read")
-            } catch {
-                outcome.settle("\(error)")
+        let result: String?
+        do {
+            result = try await onThreadOfItsOwn("the reader to refuse the pipe") {
+                do {
+                    _ = try Recording<TodoState>(contentsOf: URL(fileURLWithPath: path))
+                    return "read"
+                } catch {
+                    return "\(error)"
+                }
             }
+        } catch is TimedOut {
+            result = nil
         }
-        thread.start()
-        let result = await outcome.value(within: .seconds(20))
         #expect(result == RecordingError.notARegularFile(path: path, kind: "a named pipe (FIFO)").description)
         if result == nil {
             // Unblock the stuck reader so the process can end.
@@ -112,26 +115,3 @@ import Testing
     }
 }
 
-/// A value one thread settles and a test awaits, bounded: the wait blocks a Dispatch thread, never
-/// one of Swift concurrency's.
-private final class ThreadOutcome: @unchecked Sendable {
-    // @unchecked: `result` is written once, before `settled` is signalled, and read after.
-    private let settled = DispatchSemaphore(value: 0)
-    private var result: String?
-
-    func settle(_ value: String) {
-        result = value
-        settled.signal()
-    }
-
-    /// The settled value; nil when it did not settle within `timeout`.
-    func value(within timeout: Duration) async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let seconds = Double(timeout.components.seconds)
-                let inTime = self.settled.wait(timeout: .now() + seconds) == .success
-                continuation.resume(returning: inTime ? self.result : nil)
-            }
-        }
-    }
-}

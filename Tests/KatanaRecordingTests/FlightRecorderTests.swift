@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// The flight recorder keeps exactly the last N items, in order, under many dispatching threads.
@@ -23,13 +24,15 @@ import Testing
                 finished.append(thread)
             }
         }
-        // Awaited without blocking a thread of the cooperative pool, which other tests need.
+        // Awaited without blocking a thread of the cooperative pool, which other tests need: the
+        // threads' ends wake the first wait, the store's activity the second. The store is idle
+        // once the last item's recorder has appended it, which can be after its promise settled.
         let dispatched = threads * perThread
-        try await waitUntil(timeout: .seconds(60)) { finished.values.count == threads }
-        try await waitUntil(timeout: .seconds(60)) {
-            store.state.todos.count == dispatched && !promises.values.contains { $0.isPending }
+        try await finished.waitForCount(threads)
+        try await store.waitUntil("every todo added, recorded and settled") {
+            store.state.todos.count == dispatched && store.workSnapshot.isIdle && !promises.all.contains { $0.isPending }
         }
-        #expect(promises.values.count == dispatched)
+        #expect(promises.count == dispatched)
 
         let items = flight.items
         let total = UInt64(threads * perThread)
@@ -72,31 +75,13 @@ import Testing
         #expect(report.matches && report.replayedItems == 0)
     }
 
-    @Test func aCapacityBelowOneKeepsOne() throws {
+    @Test func aCapacityBelowOneKeepsOne() async throws {
         let flight = FlightRecorder<TodoState>(capacity: 0)
         #expect(flight.capacity == 1)
         let store = TodoStore(interceptors: Interceptors { StoreRecorder(to: flight) })
-        try store.dispatch(AddTodo(title: "a")).wait(timeout: .seconds(10))
-        try store.dispatch(AddTodo(title: "b")).wait(timeout: .seconds(10))
+        try await store.dispatchRecorded(AddTodo(title: "a"))
+        try await store.dispatchRecorded(AddTodo(title: "b"))
         #expect(flight.items.map { ($0.item as? AddTodo)?.title } == ["b"])
     }
 }
 
-/// A list several threads append to.
-final class LockedList<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: `elements` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var elements: [Element] = []
-
-    func append(_ element: Element) {
-        lock.lock()
-        elements.append(element)
-        lock.unlock()
-    }
-
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return elements
-    }
-}

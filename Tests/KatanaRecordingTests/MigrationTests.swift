@@ -47,10 +47,10 @@ import Testing
         ))
     }
 
-    @Test func aStoreThatStartsFromAnotherStateDiffersBeforeTheFirstItem() throws {
+    @Test func aStoreThatStartsFromAnotherStateDiffersBeforeTheFirstItem() async throws {
         let flight = FlightRecorder<TodoState>(capacity: 10)
         let store = TodoApp.store(recordingInto: [flight])
-        try store.dispatch(AddTodo(title: "a")).wait(timeout: .seconds(10))
+        try await store.dispatchRecorded(AddTodo(title: "a"))
         let recording = try Recording<TodoState>(data: flight.recordingData())
         let other = TodoStore(interceptors: [], stateInitializer: { TodoState(todos: [], toggles: 0, loads: 7) })
         let difference = try #require(try recording.replay(into: other, items: TodoApp.replayable).difference)

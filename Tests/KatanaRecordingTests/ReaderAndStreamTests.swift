@@ -1,31 +1,20 @@
 import Foundation
 import Katana
 import KatanaRecording
-import Synchronization
+import KatanaTestSupport
 import Testing
 
 /// A recording read line by line without its state type (what `katana-inspector` does), the
 /// changes each item made, and a recording streamed to a function instead of a file.
 @Suite struct ReaderAndStreamTests {
-    /// Lines handed over by a stream, kept in order.
-    final class Collected: Sendable {
-        let data = Mutex(Data())
-        func take(_ lines: Data) {
-            data.withLock { $0.append(lines) }
-        }
-        var lines: [Data] {
-            data.withLock { $0 }.split(separator: 0x0A).map { Data($0) }
-        }
-    }
-
     @available(*, deprecated)
     @Test func aReaderRebuildsEveryStateAsTheWholeRecordingDoesAndSaysWhatEachItemChanged() async throws {
-        let collected = Collected()
-        let stream = RecordingStream<TodoState>(snapshotInterval: 4) { collected.take($0) }
+        let batches = LockedList<Data>()
+        let stream = RecordingStream<TodoState>(snapshotInterval: 4) { batches.append($0) }
         let store = TodoApp.store(recordingInto: [stream])
         try await TodoApp.playSession(on: store)
         stream.flush()
-        let lines = collected.lines
+        let lines = batches.lines
         let whole = try Recording<TodoState>(data: Data(lines.joined(separator: [0x0A])) + Data([0x0A]))
 
         var reader = try RecordingReader(header: lines[0], source: "stream")
@@ -109,48 +98,54 @@ import Testing
     }
 
     @Test func aStreamThatFallsBehindDropsItemsAndSaysHowMany() async throws {
-        let collected = Collected()
         let gate = DispatchSemaphore(value: 0)
-        let batches = Mutex(0)
+        // Each batch as it arrives, before it waits at the gate.
+        let batches = LockedList<Data>()
         let stream = RecordingStream<TodoState>(bufferLimit: 2) { lines in
-            batches.withLock { $0 += 1 }
+            batches.append(lines)
             _ = gate.wait(timeout: .now() + 60)
-            collected.take(lines)
         }
         let store = TodoApp.store(recordingInto: [stream])
         // The header's batch waits at the gate; two items fit the buffer, the next three are dropped.
-        try await waitUntil(timeout: .seconds(10)) { batches.withLock { $0 } == 1 }
+        try await batches.waitForCount(1)
         for title in ["a", "b", "c", "d", "e"] {
-            try await store.dispatch(AddTodo(title: title)).value
+            try await store.dispatch(AddTodo(title: title)).settled()
         }
         // A promise can settle before the recorder, an interceptor, has appended its item.
-        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
+        try await store.waitUntilIdle()
         #expect(stream.droppedCount == 3)
         gate.signal()
         gate.signal()
         gate.signal()
         stream.flush()
-        let lines = collected.lines.map { String(decoding: $0, as: UTF8.self) }
+        let lines = batches.lines.map { String(decoding: $0, as: UTF8.self) }
         #expect(lines.count == 4)
         #expect(lines[3] == #"{"gap":3}"#)
     }
 
     @Test func aStreamWhoseOutputThrowsStopsAndSaysWhy() async throws {
         struct Full: Error {}
-        let calls = Mutex(0)
+        let calls = LockedValue(0)
         let stream = RecordingStream<TodoState> { _ in
             calls.withLock { $0 += 1 }
             throw Full()
         }
         let store = TodoApp.store(recordingInto: [stream])
-        try await store.dispatch(AddTodo(title: "a")).value
-        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
+        try await store.dispatch(AddTodo(title: "a")).settled()
+        try await store.waitUntilIdle()
         stream.flush()
         #expect(stream.outputFailure is Full)
-        try await store.dispatch(AddTodo(title: "b")).value
-        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
+        try await store.dispatch(AddTodo(title: "b")).settled()
+        try await store.waitUntilIdle()
         stream.flush()
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.value == 1)
         #expect(store.state.todos.count == 2)
+    }
+}
+
+extension LockedList<Data> {
+    /// The lines of the batches a recording stream handed over, in order.
+    var lines: [Data] {
+        Data(all.joined()).split(separator: 0x0A).map { Data($0) }
     }
 }

@@ -71,7 +71,7 @@ import Testing
         #expect(action.stateAfter.todos.last == .init(title: "taxes", priority: 2))
     }
 
-    @Test func anItemAnInterceptorBlocksOrRejectsIsRecordedSoAndSkippedByAReplay() throws {
+    @Test func anItemAnInterceptorBlocksOrRejectsIsRecordedSoAndSkippedByAReplay() async throws {
         struct Gate: Interceptor {
             func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
                 if let add = item as? AddTodo, add.title == "blocked" { return }
@@ -87,9 +87,9 @@ import Testing
             StoreRecorder(to: flight)
             Gate()
         })
-        try store.dispatch(AddTodo(title: "kept")).wait(timeout: .seconds(10))
-        _ = try? store.dispatch(AddTodo(title: "blocked")).wait(timeout: .seconds(10))
-        _ = try? store.dispatch(AddTodo(title: "rejected")).wait(timeout: .seconds(10))
+        try await store.dispatchRecorded(AddTodo(title: "kept"))
+        _ = try? await store.dispatchRecorded(AddTodo(title: "blocked"))
+        _ = try? await store.dispatchRecorded(AddTodo(title: "rejected"))
         #expect(flight.items.map(\.outcome) == [.handled, .blocked, .rejected("not today")])
 
         let recording = try Recording<TodoState>(data: flight.recordingData())

@@ -1,6 +1,7 @@
 import Foundation
 import Katana
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// A recording tells the truth about side effects: beside each item, recorded when the store took
@@ -15,7 +16,8 @@ import Testing
         enum CodingKeys: CodingKey { case query }
         var query: String
         var latestWins = true
-        let began: Recorder
+        /// The queries whose bodies began, in order.
+        let began: LockedList<String>
         var cancellationID: SideEffectID? { "search" }
         var cancelsInFlight: Bool { latestWins }
         func sideEffect(_ context: Context) async throws {
@@ -37,48 +39,25 @@ import Testing
         var description: String { "the server is offline" }
     }
 
-    final class Recorder: Sendable {
-        private let values = LockedList()
-        func append(_ value: String) { values.append(value) }
-        var all: [String] { values.all }
-    }
-
-    final class LockedList: @unchecked Sendable {
-        // @unchecked: `items` is only touched under `lock`.
-        private let lock = NSLock()
-        private var items: [String] = []
-        func append(_ item: String) {
-            lock.lock()
-            items.append(item)
-            lock.unlock()
-        }
-
-        var all: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return items
-        }
-    }
-
     /// Plays searches (two cancelled by latest wins, the last cancelled by its promise), a refresh
     /// that succeeds and one that fails, a synchronous side effect, and a search a shutdown cancels.
     private func playSession(on store: TodoStore) async throws {
-        let began = Recorder()
+        let began = LockedList<String>()
         let first = store.dispatch(Search(query: "m", began: began))
-        try await waitUntil(timeout: .seconds(30)) { began.all == ["m"] }
+        try await began.waitUntil("the first search to begin") { $0 == ["m"] }
         let second = store.dispatch(Search(query: "mi", began: began))
-        try await waitUntil(timeout: .seconds(30)) { began.all == ["m", "mi"] }
+        try await began.waitUntil("the second search to begin") { $0 == ["m", "mi"] }
         let third = store.dispatch(Search(query: "mil", began: began))
-        try await waitUntil(timeout: .seconds(30)) { began.all == ["m", "mi", "mil"] }
+        try await began.waitUntil("the third search to begin") { $0 == ["m", "mi", "mil"] }
         #expect(first.isCancelled && second.isCancelled)
         third.cancel()
-        try await store.dispatch(Refresh()).value
-        await #expect(throws: Offline.self) { try await store.dispatch(Refresh(fails: true)).value }
-        try await store.dispatch(LoadTodos(titles: ["bread"])).value
+        try await store.dispatch(Refresh()).settled()
+        await #expect(throws: Offline.self) { try await store.dispatch(Refresh(fails: true)).settled() }
+        try await store.dispatch(LoadTodos(titles: ["bread"])).settled()
         _ = store.dispatch(Search(query: "last", latestWins: false, began: began))
-        try await waitUntil(timeout: .seconds(30)) { began.all.count == 4 }
+        try await began.waitForCount(4)
         await store.shutdown(.cancelWork, deadline: .zero, gracePeriod: .seconds(30))
-        try await waitUntil(timeout: .seconds(30)) { store.workSnapshot.isIdle }
+        try await store.waitUntilIdle()
     }
 
     /// What each recorded end says, by its side effect's item: "type query: outcome".
@@ -150,9 +129,9 @@ import Testing
     @Test func aRecordingOfTheEarlierFormatStillReads_withNoEnds() async throws {
         let flight = FlightRecorder<TodoState>(capacity: 100)
         let store = TodoApp.store(recordingInto: [flight])
-        try await store.dispatch(AddTodo(title: "milk")).value
-        try await store.dispatch(SyncTodos()).value
-        try await waitUntil(timeout: .seconds(30)) { store.workSnapshot.isIdle && flight.ends.count == 1 }
+        try await store.dispatch(AddTodo(title: "milk")).settled()
+        try await store.dispatch(SyncTodos()).settled()
+        try await store.waitUntil("the async side effect's end, recorded") { store.workSnapshot.isIdle && flight.ends.count == 1 }
         let current = String(decoding: flight.recordingData(), as: UTF8.self).split(separator: "\n").map(String.init)
         // Version 1 had no end lines.
         var earlier = current.filter { !$0.contains("\"end\":") }

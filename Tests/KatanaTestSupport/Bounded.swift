@@ -1,12 +1,16 @@
 import Foundation
 
 /// Runs `operation`, and throws ``TimedOut`` (naming `what`) if it has not finished within
-/// `timeout`. An operation that ignores cancellation (awaiting a promise, say) is left to finish
-/// on its own: the test goes on without it.
+/// `timeout`; the operation is then cancelled (a server's run, a socket's read stop). An operation
+/// that ignores cancellation (awaiting a promise, say) is left to finish on its own: the test goes
+/// on without it.
 public func withTimeout<T: Sendable>(
     _ what: String, timeout: Duration = defaultTestTimeout, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = LockedValue<CheckedContinuation<T, any Error>?>(nil)
+    // Set just after the timer starts: a timer that ends before then (a zero timeout) leaves the
+    // operation running, as one that ignores cancellation would.
+    let running = LockedValue<Task<Void, Never>?>(nil)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         outcome.withLock { $0 = continuation }
         /// Resumes the wait once: the first of the operation and the timer wins.
@@ -19,8 +23,9 @@ public func withTimeout<T: Sendable>(
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             finish(.failure(TimedOut(waitingFor: what, after: timeout)))
+            running.value?.cancel()
         }
-        Task {
+        let work = Task {
             let result: Result<T, any Error>
             do {
                 result = .success(try await operation())
@@ -30,6 +35,7 @@ public func withTimeout<T: Sendable>(
             timer.cancel()
             finish(result)
         }
+        running.withLock { $0 = work }
     }
 }
 

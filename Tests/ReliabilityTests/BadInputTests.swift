@@ -137,7 +137,7 @@ extension ReliabilityStorms {
             try await store.waitUntil("the listener to hear every valid item", timeout: reliabilityTimeout) { checker.callCount == valid }
             #expect(checker.problems.isEmpty, "\(checker.problems)")
             // The store keeps working.
-            try await store.dispatch(Add(id: -1, amount: 1)).settled()
+            try await store.dispatch(Add(id: -1, amount: 1)).settled(timeout: reliabilityTimeout)
             #expect(store.state.total == valid + 1)
 
             // The observer rule for another state type: reported exactly once, never fired; the

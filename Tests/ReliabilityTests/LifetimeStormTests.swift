@@ -246,7 +246,7 @@ extension ReliabilityStorms {
                 for _ in 0..<Self.chunk {
                     last = store.dispatch(BulkyTick(census: census))
                 }
-                _ = try await last?.settled()
+                _ = try await last?.settled(timeout: reliabilityTimeout)
                 if (start / Self.chunk + 1).isMultiple(of: 10) {
                     samples.append(census.alive.value)
                 }

@@ -32,12 +32,12 @@ extension ReliabilityStorms {
             // The store keeps serving (negative ids are never faulted; -10 % 5 == 0 fires one rule): every kind of item still works after the faults.
             let store = try #require(harness.store)
             let before = store.state
-            try await store.dispatch(Add(id: -1, amount: 5)).settled()
-            #expect(try await store.dispatch(Compute(id: -10, amount: 4)).settled() == 8)
-            #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).settled() == 3)
-            #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).settled() == 3)
+            try await store.dispatch(Add(id: -1, amount: 5)).settled(timeout: reliabilityTimeout)
+            #expect(try await store.dispatch(Compute(id: -10, amount: 4)).settled(timeout: reliabilityTimeout) == 8)
+            #expect(try await store.dispatch(AsyncCompute(id: -3, amount: 2)).settled(timeout: reliabilityTimeout) == 3)
+            #expect(try await store.dispatch(AsyncDeposit(id: -4, amount: 3)).settled(timeout: reliabilityTimeout) == 3)
             await #expect(throws: InjectedFault(id: -5)) {
-                try await store.dispatch(Touch(id: -5, fails: true)).settled()
+                try await store.dispatch(Touch(id: -5, fails: true)).settled(timeout: reliabilityTimeout)
             }
             // Add(5), the Compute's rule RuleAdd(1), the deposit's RuleAdd(3).
             try await store.waitUntil("the three updates", timeout: reliabilityTimeout) { store.state.seq == before.seq + 3 }

@@ -211,7 +211,7 @@ extension ReliabilityStorms {
 
             await dropReference(holder, weak: weak)
             gate.signal()
-            await #expect(throws: Never.self) { try await gatePromise.settled() }
+            await #expect(throws: Never.self) { try await gatePromise.settled(timeout: reliabilityTimeout) }
 
             await expectAllHandled(ledger, items)
             try await expectEverythingFreed(weak, afterwardsRuleFired: afterwards, heartbeats: heartbeats)

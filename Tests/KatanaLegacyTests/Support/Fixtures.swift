@@ -139,12 +139,3 @@ struct Barrier: StateUpdater {
 func settle(_ store: LegacyStore) async throws {
     try await store.dispatch(Barrier()).settled()
 }
-
-extension Promise {
-    /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after the
-    /// default test timeout.
-    @discardableResult
-    func settled() async throws -> Value {
-        try await withTimeout("a \(Value.self) promise to settle") { try await self.value }
-    }
-}

@@ -85,15 +85,6 @@ extension NotificationCenter {
     }
 }
 
-extension Promise {
-    /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after the
-    /// default test timeout.
-    @discardableResult
-    func settled() async throws -> Value {
-        try await withTimeout("a \(Value.self) promise to settle") { try await self.value }
-    }
-}
-
 // MARK: - Updaters and side effects
 
 /// Appends a string to the log.

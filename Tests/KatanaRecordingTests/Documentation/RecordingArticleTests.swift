@@ -2,6 +2,7 @@ import Foundation
 import Katana
 import KatanaObservers
 import KatanaRecording
+import KatanaTestSupport
 import KatanaTesting
 import Testing
 
@@ -23,9 +24,10 @@ import Testing
             }
         })
 
-        try await store.dispatch(AddTodo(title: "milk")).value
-        try await store.dispatch(ToggleTodo(index: 0)).value
-        try await waitUntil(timeout: .seconds(10)) { store.state.toggles == 1 }
+        try await store.dispatch(AddTodo(title: "milk")).settled()
+        try await store.dispatch(ToggleTodo(index: 0)).settled()
+        // The rule's count, and its item recorded (the recorder appends it after the state changed).
+        try await store.waitUntil("the rule's toggle count, recorded") { store.state.toggles == 1 && store.workSnapshot.isIdle }
         recordingFile.close()
 
         let recording = try Recording<TodoState>(contentsOf: URL(fileURLWithPath: path))
@@ -51,8 +53,8 @@ import Testing
         #expect(lastItems.entries.count == 3)
     }
 
-    @Test func aReplayInATest() throws {
-        let recording = try ReplayFixture.recording()
+    @Test func aReplayInATest() async throws {
+        let recording = try await ReplayFixture.recording()
         assertReplay(recording, into: Store<TodoState, EmptySideEffectDependencyContainer>(), items: [AddTodo.self, ToggleTodo.self])
     }
 }

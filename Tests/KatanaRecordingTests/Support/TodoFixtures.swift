@@ -3,6 +3,7 @@ import Katana
 import KatanaLegacy
 import KatanaObservers
 import KatanaRecording
+import KatanaTestSupport
 
 /// The app the recording tests record: a todo list with updaters, a synchronous and an async side
 /// effect, an observer rule and a 2.x action.
@@ -53,10 +54,11 @@ struct CountLoad: StateUpdater, Codable {
 struct LoadTodos: SideEffect, Codable {
     var titles: [String]
     func sideEffect(_ context: SideEffectContext<TodoState, EmptySideEffectDependencyContainer>) throws {
+        // Waits on the store's work from inside it: the default test bound, as for any wait.
         for title in titles {
-            try context.dispatch(AddTodo(title: title)).wait(timeout: .seconds(10))
+            try context.dispatch(AddTodo(title: title)).wait(timeout: defaultTestTimeout)
         }
-        try context.dispatch(CountLoad()).wait(timeout: .seconds(10))
+        try context.dispatch(CountLoad()).wait(timeout: defaultTestTimeout)
     }
 }
 
@@ -126,16 +128,16 @@ enum TodoApp {
     /// which blocked tests running in parallel could all hold.
     @available(*, deprecated)
     static func playSession(on store: TodoStore) async throws {
-        try await store.dispatch(AddTodo(title: "milk")).value
-        try await store.dispatch(LoadTodos(titles: ["bread", "eggs"])).value
-        try await store.dispatch(SyncTodos()).value
-        try await store.dispatch(AddTodoAction(title: "taxes", urgent: true)).value
-        try await store.dispatch(AddTodoAction(title: "plants", urgent: false)).value
-        try await store.dispatch(ToggleTodo(index: 1)).value
-        try await waitUntil(timeout: .seconds(60)) { store.state.toggles == 2 }
+        try await store.dispatch(AddTodo(title: "milk")).settled()
+        try await store.dispatch(LoadTodos(titles: ["bread", "eggs"])).settled()
+        try await store.dispatch(SyncTodos()).settled()
+        try await store.dispatch(AddTodoAction(title: "taxes", urgent: true)).settled()
+        try await store.dispatch(AddTodoAction(title: "plants", urgent: false)).settled()
+        try await store.dispatch(ToggleTodo(index: 1)).settled()
+        try await store.waitUntil("the rule's two toggle counts") { store.state.toggles == 2 }
         // The recorder appends an item once `next` has returned, after the state changed: the
         // store is idle once the last item's interceptors, the recorder's included, are done.
-        try await waitUntil(timeout: .seconds(60)) { store.workSnapshot.isIdle }
+        try await store.waitUntilIdle()
     }
 
     /// A fresh store for replays: the state and updaters, no interceptors.
@@ -150,13 +152,18 @@ func temporaryRecordingURL(_ name: String = #function) -> URL {
         .appendingPathComponent("katana-recording-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).jsonl")
 }
 
-struct WaitTimedOut: Error {}
-
-/// Polls `condition` until it holds or `timeout` passes (then throws).
-func waitUntil(timeout: Duration, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
-        try await Task.sleep(for: .milliseconds(2))
+extension TodoStore {
+    /// Dispatches `updater` and waits until the store is idle, for a test that reads what was
+    /// recorded next: the updater's promise can settle before the recorder, the first interceptor,
+    /// has appended its item. Throws the updater's rejection, once the store is idle.
+    func dispatchRecorded(_ updater: some AnyStateUpdater) async throws {
+        var rejection: (any Error)?
+        do {
+            try await dispatch(updater).settled()
+        } catch {
+            rejection = error
+        }
+        try await waitUntilIdle()
+        if let rejection { throw rejection }
     }
 }

@@ -226,15 +226,6 @@ func drained(_ queue: DispatchQueue) async throws {
     }
 }
 
-extension Promise {
-    /// The promise's value, awaited without blocking a thread: throws its rejection, or
-    /// ``TimedOut`` naming `what` if it has not settled within `timeout`.
-    @discardableResult
-    func settled(_ what: String = "the promise to settle", timeout: Duration = defaultTestTimeout) async throws -> Value {
-        try await withTimeout(what, timeout: timeout) { try await self.value }
-    }
-}
-
 /// Awaits `promise` (no thread blocked) and returns its error, or nil if it was fulfilled; throws
 /// ``TimedOut`` if it has not settled within `timeout`.
 func rejection<T>(of promise: Promise<T>, timeout: Duration = defaultTestTimeout) async throws -> (any Error)? {

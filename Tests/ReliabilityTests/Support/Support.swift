@@ -31,15 +31,6 @@ func drain(_ queue: DispatchQueue) async {
     }
 }
 
-extension Promise {
-    /// The promise's value, awaited without blocking a thread; throws ``TimedOut`` after
-    /// `reliabilityTimeout`.
-    @discardableResult
-    func settled() async throws -> Value {
-        try await withTimeout("a \(Value.self) promise to settle", timeout: reliabilityTimeout) { try await self.value }
-    }
-}
-
 /// A deterministic pseudo-random generator (SplitMix64), so every run exercises the same mix.
 struct SplitMix: RandomNumberGenerator {
     private var state: UInt64

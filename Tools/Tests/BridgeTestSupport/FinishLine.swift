@@ -1,48 +1,28 @@
-import Foundation
 import Katana
+import KatanaTestSupport
 
-/// An interceptor a test puts first: it counts the items whose trip through the rest of the chain
-/// has ended, so the test can wait until what later interceptors do with them is done (a store's
-/// promise may settle before its interceptors have returned).
+/// An interceptor a test puts first: it lists the items whose trip through the rest of the chain
+/// has ended, so that the test can wait until what later interceptors do with them is done (a
+/// store's promise may settle before its interceptors have returned). The store's own activity
+/// signal, which `store.waitUntilIdle()` waits on in the root package, is `package` to Katana and
+/// out of this package's reach; the list wakes the test's wait itself.
+///
+/// ```swift
+/// let finished = LockedList<String>()
+/// let store = CounterStore(interceptors: Interceptors { FinishLine(finished: finished); logger })
+/// try await store.dispatch(Bump()).settled()
+/// try await finished.waitForCount(1)
+/// ```
 public struct FinishLine: Interceptor {
-    public let tally: Tally
+    /// The types of the items whose trip has ended (`String(reflecting:)`), in the order they ended.
+    public let finished: LockedList<String>
 
-    public init(tally: Tally) {
-        self.tally = tally
+    public init(finished: LockedList<String>) {
+        self.finished = finished
     }
 
     public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
-        defer { tally.add() }
+        defer { finished.append(String(reflecting: type(of: item))) }
         try next(item)
-    }
-}
-
-/// A count that a test waits on, woken by every change.
-public final class Tally: @unchecked Sendable {
-    // @unchecked: `count` is only touched with `condition` locked.
-    private let condition = NSCondition()
-    private var count = 0
-
-    public init() {}
-
-    public func add() {
-        condition.lock()
-        count += 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until the count reaches `target`; false when `timeout` passes first.
-    public func wait(for target: Int, timeout: Duration = .seconds(10)) -> Bool {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while count < target {
-            if !condition.wait(until: deadline) {
-                return count >= target
-            }
-        }
-        return true
     }
 }

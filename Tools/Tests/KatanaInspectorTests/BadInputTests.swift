@@ -7,6 +7,7 @@ import Darwin
 @testable import KatanaInspector
 @testable import InspectorPageFixture
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -103,27 +104,27 @@ import Darwin
         defer { unlink(path) }
         // Opening a pipe nobody writes to blocks: the server is made on a thread of its own, and
         // waited for with a bound, so that a loader that opens it fails here instead of hanging.
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<String?>(nil)
-        Thread {
-            do {
-                _ = try InspectorServer(recordingAt: path, configuration: InspectorConfiguration(port: 0))
-                outcome.withLock { $0 = "read" }
-            } catch {
-                outcome.withLock { $0 = "\(error)" }
+        let outcome: String?
+        do {
+            outcome = try await onThreadOfItsOwn("the server to refuse the pipe") {
+                do {
+                    _ = try InspectorServer(recordingAt: path, configuration: InspectorConfiguration(port: 0))
+                    return "read"
+                } catch {
+                    return "\(error)"
+                }
             }
-            done.signal()
-        }.start()
-        let inTime = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: done.wait(timeout: .now() + 20) == .success) }
+        } catch is TimedOut {
+            outcome = nil
         }
+        let inTime = outcome != nil
         if !inTime {
             // Unblock the stuck loader so the process can end.
             let writer = open(path, O_WRONLY | O_NONBLOCK)
             if writer >= 0 { close(writer) }
         }
         #expect(inTime)
-        #expect(outcome.withLock { $0 } == RecordingError.notARegularFile(path: path, kind: "a named pipe (FIFO)").description)
+        #expect(outcome == RecordingError.notARegularFile(path: path, kind: "a named pipe (FIFO)").description)
     }
 
     @Test func aPortInUseSaysWhichAndHowToChooseAnother() async throws {
@@ -134,7 +135,7 @@ import Darwin
         let server = try InspectorServer(recordingAt: recording.path, configuration: InspectorConfiguration(port: port))
         let error = InspectorError.addressInUse(host: "127.0.0.1", port: port)
         await #expect(throws: error) {
-            try await withTimeout(.seconds(30), "the server to fail") { try await server.run() }
+            try await withTimeout("the server to fail") { try await server.run() }
         }
         #expect(error.description.contains("already listening on 127.0.0.1:\(port)"))
         #expect(error.description.contains("--port 0"))
@@ -142,7 +143,7 @@ import Darwin
         let live = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: port))
         defer { live.stop() }
         await #expect(throws: error) {
-            try await withTimeout(.seconds(30), "the live inspector to fail") { try await live.serving() }
+            try await withTimeout("the live inspector to fail") { try await live.serving() }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import KatanaInspector
+import KatanaTestSupport
 import Testing
 
 /// Clients that hold connections open without finishing a request: each is closed within the
@@ -60,14 +61,14 @@ extension HostileClientTests {
         let configuration = InspectorConfiguration(port: 0, requestHeadTimeout: .seconds(120), maximumConnections: 32)
         try await Self.withServer(configuration) { server in
             var clients = try (0 ..< 40).map { _ in try RawRequest(port: server.port, bytes: Self.halfSent) }
-            try await eventually("8 connections beyond the cap to be closed", timeout: .seconds(15)) {
+            try await poll("8 connections beyond the cap to be closed") {
                 clients.filter(\.isClosedByServer).count >= 8
             }
             // A moment for any further (wrong) closing to show.
             try await Task.sleep(for: .milliseconds(500))
             #expect(clients.filter(\.isClosedByServer).count == 8, "the server closed connections within the cap")
             clients.removeAll()
-            try await eventually("the cap to have room again", timeout: .seconds(20)) {
+            try await poll("the cap to have room again") {
                 (try? await server.answersNormally()) ?? false
             }
         }
@@ -77,12 +78,15 @@ extension HostileClientTests {
         let configuration = InspectorConfiguration(port: 0, requestHeadTimeout: .seconds(1), maximumConnections: 32)
         try await Self.withServer(configuration) { server in
             let clients = try (0 ..< 32).map { _ in try RawRequest(port: server.port, bytes: Self.halfSent) }
-            var answered = false
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !answered, ContinuousClock.now < deadline {
-                let fresh = try RawRequest(port: server.port, head: "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-                answered = try await fresh.statusLine(within: .seconds(5)) == "HTTP/1.1 200 OK"
-                if !answered { try await Task.sleep(for: .milliseconds(200)) }
+            // A fresh request at a time, until one is answered (nothing signals the cap's room).
+            var answered = true
+            do {
+                try await poll("a new request to be answered", timeout: .seconds(30)) {
+                    let fresh = try RawRequest(port: server.port, head: "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                    return try await fresh.statusLine(within: .seconds(5)) == "HTTP/1.1 200 OK"
+                }
+            } catch is TimedOut {
+                answered = false
             }
             #expect(answered, "no request was answered within 30 s")
             #expect(try await RawRequest.allClosed(clients, within: .seconds(15)))

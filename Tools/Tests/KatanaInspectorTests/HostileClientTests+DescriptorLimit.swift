@@ -1,5 +1,6 @@
 import Foundation
 @testable import KatanaInspector
+import KatanaTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,40 +13,18 @@ import Darwin
 /// clients than descriptors. It must go on answering (once the half-sent ones time out) and stay
 /// idle meanwhile: while it is out of descriptors, it must not retry accepting in a busy loop.
 extension HostileClientTests {
-    /// The `katana-inspector` program built next to these tests.
-    static func inspectorProgram() throws -> URL {
-        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let url = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("katana-inspector")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path), "build katana-inspector first")
-        return url
-    }
-
     @Test func outOfDescriptorsTheInspectorStaysIdleAndAnswersOnceClientsTimeOut() async throws {
         let recording = try await RecordedSession.record(extra: 0)
-        let output = temporaryFile("inspector-output")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: recording)
-            try? FileManager.default.removeItem(at: output)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        defer { try? FileManager.default.removeItem(at: recording) }
         // 64 descriptors: the 80 half-sent clients below use them all up.
-        process.arguments = [
-            "-c", "ulimit -n 64 && exec \"$0\" \"$@\"", try Self.inspectorProgram().path, recording.path, "--port", "0", "--head-timeout", "2",
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        func printed() -> String {
-            (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        }
-        try await eventually("the inspector's address", timeout: .seconds(30)) { printed().contains("http://") }
-        let address = try #require(printed().split(separator: " ").last.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let inspector = try ChildProgram.start(URL(fileURLWithPath: "/bin/sh"), [
+            "-c", "ulimit -n 64 && exec \"$0\" \"$@\"", try ChildProgram.built("katana-inspector").path, recording.path, "--port", "0", "--head-timeout", "2",
+        ])
+        defer { inspector.stop() }
+        try await inspector.untilItPrints("http://", "the inspector's address")
+        let address = try #require(inspector.printed.split(separator: " ").last.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         let port = try #require(address.port)
+        let process = inspector.process
 
         let clients = try (0 ..< 80).map { _ in try RawRequest(port: port, bytes: Self.halfSent) }
         try await Task.sleep(for: .seconds(1))

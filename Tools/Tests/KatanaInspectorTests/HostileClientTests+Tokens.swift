@@ -1,12 +1,7 @@
 import Foundation
 @testable import KatanaInspector
+import KatanaTestSupport
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The token: long enough not to be guessed, made by the inspector when asked, read from a Bearer
 /// header in any case, and refused when a request carries two that could disagree.
@@ -72,26 +67,13 @@ extension HostileClientTests {
 
     @Test func katanaInspectorMakesATokenWhenAskedAndPrintsIt() async throws {
         let recording = try await RecordedSession.record(extra: 0)
-        let output = temporaryFile("inspector-output")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: recording)
-            try? FileManager.default.removeItem(at: output)
-        }
-        let process = Process()
-        process.executableURL = try Self.inspectorProgram()
-        process.arguments = [recording.path, "--host", "0.0.0.0", "--port", "0", "--token", "auto"]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        func printed() -> String {
-            (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        }
-        try await eventually("the inspector's address", timeout: .seconds(30)) { printed().contains("?token=") }
-        let text = try #require(printed().split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { try? FileManager.default.removeItem(at: recording) }
+        let inspector = try ChildProgram.start(
+            try ChildProgram.built("katana-inspector"), [recording.path, "--host", "0.0.0.0", "--port", "0", "--token", "auto"]
+        )
+        defer { inspector.stop() }
+        try await inspector.untilItPrints("?token=", "the inspector's address")
+        let text = try #require(inspector.printed.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
         let address = try #require(URL(string: text))
         let token = try #require(address.query?.split(separator: "=").last.map(String.init))
         #expect(token.count == 32 && token != "auto")

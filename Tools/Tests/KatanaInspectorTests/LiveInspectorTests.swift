@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Katana
 @testable import KatanaInspector
 import KatanaRecording
+import KatanaTestSupport
 import Logging
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
         let inspector = LiveInspector<TodoState>(configuration: InspectorConfiguration(port: 0))
         let session = TodoApp.session(recordingInto: inspector)
         do {
-            let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+            let url = try await withTimeout("the live inspector to listen") { try await inspector.serving() }
             try await TodoApp.playSession(session, extra: 0)
             inspector.flush()
             return (inspector, session.store, url)
@@ -37,7 +38,7 @@ import Testing
         #expect(value["count"]?.int == TodoApp.scriptedItems)
         #expect(inspector.lastPosition == UInt64(TodoApp.scriptedItems))
 
-        try await store.dispatch(AddTodo(title: "Live item")).value
+        try await store.dispatch(AddTodo(title: "Live item")).settled()
         inspector.flush()
         let detail = try await ServedInspector.get(try #require(URL(string: "api/items/\(TodoApp.scriptedItems + 1)", relativeTo: url)))
         let added = try JSONDecoder().decode(JSONValue.self, from: detail.body)
@@ -49,7 +50,8 @@ import Testing
         let (inspector, store, url) = try await Self.servedSession()
         defer { inspector.stop() }
 
-        let received = Locked<[Int]>([])
+        // The rows' positions, in the order they came; each one wakes the waits below.
+        let received = LockedList<Int>()
         let socketURL = "ws://127.0.0.1:\(url.port ?? 0)/api/live?after=5"
         let client = Task {
             try await WebSocketClient.connect(url: socketURL, logger: Logger(label: "test")) { inbound, _, _ in
@@ -57,19 +59,21 @@ import Testing
                     guard case .text(let text) = message else { continue }
                     let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
                     let positions = value["rows"]?.array?.compactMap { $0[0]?.int } ?? []
-                    received.withLock { $0 += positions }
+                    for position in positions {
+                        received.append(position)
+                    }
                 }
             }
         }
         defer { client.cancel() }
         let scripted = Array(6 ... TodoApp.scriptedItems)
-        try await eventually("the rows after position 5") { received.withLock { $0 } == scripted }
-        try await store.dispatch(AddTodo(title: "Live item")).value
-        try await eventually("the new item on the stream") { received.withLock { $0 } == scripted + [TodoApp.scriptedItems + 1] }
+        try await received.waitUntil("the rows after position 5") { $0 == scripted }
+        try await store.dispatch(AddTodo(title: "Live item")).settled()
+        try await received.waitUntil("the new item on the stream") { $0 == scripted + [TodoApp.scriptedItems + 1] }
 
         // Stopping the inspector closes the page's stream rather than waiting for the page to leave.
         inspector.stop()
-        _ = try await withTimeout(.seconds(20), "the stream to close when the inspector stops") { try await client.value }
+        _ = try await withTimeout("the stream to close when the inspector stops") { try await client.value }
     }
 
     @Test func aLiveInspectorKeepsItsLimitAndTheStatesOfWhatItKeeps() async throws {
@@ -77,7 +81,7 @@ import Testing
         defer { inspector.stop() }
         let session = TodoApp.session(recordingInto: inspector)
         let store = session.store
-        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        let url = try await withTimeout("the live inspector to listen") { try await inspector.serving() }
         try await TodoApp.playSession(session, extra: 500 - TodoApp.scriptedItems)
         inspector.flush()
 
@@ -101,9 +105,9 @@ import Testing
         defer { inspector.stop() }
         let session = TodoApp.session(recordingInto: inspector)
         let store = session.store
-        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        let url = try await withTimeout("the live inspector to listen") { try await inspector.serving() }
         let stalled = try RawRequest.liveStream(port: url.port ?? 0, after: 0)
-        try await eventually("the page's live stream to open", timeout: .seconds(10)) { inspector.openLiveConnections == 1 }
+        try await poll("the page's live stream to open") { inspector.openLiveConnections == 1 }
 
         // About 12 MB of rows (more than the two sockets' buffers hold) for a page that takes none.
         try await TodoApp.playSession(session, extra: 0)
@@ -111,11 +115,11 @@ import Testing
         for version in 1 ... 30_000 {
             let renamed = store.dispatch(RenameTodo(id: 2, title: long + "\(version)"))
             if version == 30_000 {
-                try await renamed.value
+                try await renamed.settled()
             }
         }
         #expect(store.state.todos[1].title == long + "30000")
-        try await eventually("the inspector to take every item", timeout: .seconds(120)) {
+        try await poll("the inspector to take every item", timeout: .seconds(120)) {
             inspector.flush()
             return inspector.lastPosition == UInt64(30_000 + TodoApp.scriptedItems)
         }
@@ -123,7 +127,7 @@ import Testing
         // The server closed the connection of the page that never reads (a page that reads stays
         // connected) once a write had waited 1 s, though the page still reads nothing: the
         // WebSocket's closing handshake would wait on the full socket for as long as the page does.
-        try await eventually("the server to close the stalled page's connection", timeout: .seconds(20)) {
+        try await poll("the server to close the stalled page's connection") {
             inspector.openLiveConnections == 0
         }
         let closed = try await stalled.readsToTheEnd(within: .seconds(20))

@@ -2,6 +2,7 @@ import Foundation
 import Katana
 @testable import KatanaInspector
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// A live inspector's memory bounded in bytes: a store whose state grows to megabytes keeps the
@@ -29,15 +30,15 @@ import Testing
         let inspector = LiveInspector<GrowingState>(configuration: configuration)
         defer { inspector.stop() }
         let store = Store<GrowingState, EmptySideEffectDependencyContainer>(interceptors: Interceptors { StoreRecorder(to: inspector) })
-        let url = try await withTimeout(.seconds(30), "the live inspector to listen") { try await inspector.serving() }
+        let url = try await withTimeout("the live inspector to listen") { try await inspector.serving() }
 
         let count = 2_500
         var largestCount = 0
         for number in 1 ... count {
-            try await store.dispatch(AddLine(number: number)).value
+            try await store.dispatch(AddLine(number: number)).settled()
             if number % 25 == 0 {
                 // Keeps the store at about the inspector's pace.
-                try await eventually("item \(number) on the page's side", timeout: .seconds(120)) {
+                try await poll("item \(number) on the page's side", timeout: .seconds(120)) {
                     inspector.lastPosition == UInt64(number)
                 }
                 largestCount = max(largestCount, inspector.historyByteCount)

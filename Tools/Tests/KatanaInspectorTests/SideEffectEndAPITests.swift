@@ -3,6 +3,7 @@ import Foundation
 import Katana
 @testable import KatanaInspector
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// How side effects ended, as the API tells a page: in the timeline's rows, in an item's detail,
@@ -11,6 +12,16 @@ import Testing
     /// The end column of the row at `position` (from 1) of `rows`.
     static func end(_ rows: [JSONValue], _ position: Int) -> JSONValue? {
         rows[position - 1][11]
+    }
+
+    /// The row at `position` among the live stream's `messages`, if one has come.
+    static func row(_ position: Int, in messages: [JSONValue]) -> JSONValue? {
+        LiveStreamReader.messages("items", in: messages).flatMap { $0["rows"]?.array ?? [] }.first { $0[0]?.int == position }
+    }
+
+    /// The end of the side effect numbered `sequence` among the live stream's `messages`, if one has come.
+    static func sideEffectEnd(_ sequence: Int, in messages: [JSONValue]) -> JSONValue? {
+        LiveStreamReader.messages("ends", in: messages).flatMap { $0["ends"]?.array ?? [] }.first { $0[0]?.int == sequence }
     }
 
     @Test func aSideEffectsRowCarriesHowItEndedAndOtherRowsNone() async throws {
@@ -81,22 +92,14 @@ import Testing
 
         _ = store.dispatch(RefreshTodos())
         let position = TodoApp.scriptedItems + 1
-        var refreshRow: JSONValue?
-        try await eventually("the refresh's row on the stream") {
-            refreshRow = stream.received("items").flatMap { $0["rows"]?.array ?? [] }.first { $0[0]?.int == position }
-            return refreshRow != nil
-        }
-        let row = try #require(refreshRow)
+        let withRow = try await stream.messages.waitUntil("the refresh's row on the stream") { Self.row(position, in: $0) != nil }
+        let row = try #require(Self.row(position, in: withRow))
         #expect(row[11] == .null, "it is still running")
         let sequence = try #require(row[1]?.int)
 
         #expect(store.cancelSideEffects(id: "refresh") == 1)
-        var sent: JSONValue?
-        try await eventually("the refresh's end on the stream") {
-            sent = stream.received("ends").flatMap { $0["ends"]?.array ?? [] }.first { $0[0]?.int == sequence }
-            return sent != nil
-        }
-        let end = try #require(sent)
+        let withEnd = try await stream.messages.waitUntil("the refresh's end on the stream") { Self.sideEffectEnd(sequence, in: $0) != nil }
+        let end = try #require(Self.sideEffectEnd(sequence, in: withEnd))
         #expect(end[1]?.string == "cancelled")
         #expect(end[3]?.string == "id")
         #expect(end[4] == .bool(true))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import KatanaInspector
+import KatanaTestSupport
 import Logging
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
         var logger = Logger(label: "test") { _ in EscapingLogHandler(wrapping: captured) }
         logger.logLevel = .trace
         logger.warning("Host \u{1B}]0;owned\u{7}", metadata: ["host": "evil\u{1B}[2J", "list": ["\n"]])
-        let event = captured.events.withLock { $0.first }
+        let event = captured.events.all.first
         #expect(event?.message.description == #"Host \u{1B}]0;owned\u{7}"#)
         #expect(event?.metadata?["host"]?.description == #"evil\u{1B}[2J"#)
         guard case .array(let list)? = event?.metadata?["list"] else {
@@ -50,23 +51,16 @@ import Testing
     /// Runs `katana-inspector` with `arguments` until it ends (within 60 s); its status and what
     /// it wrote on standard error.
     static func run(_ arguments: [String]) async throws -> (Int32, [UInt8]) {
-        let errors = temporaryFile("stderr")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        let process = Process()
-        process.executableURL = try HostileClientTests.inspectorProgram()
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        try await eventually("katana-inspector to end", timeout: .seconds(60)) { !process.isRunning }
-        return (process.terminationStatus, [UInt8](try Data(contentsOf: errors)))
+        let inspector = try ChildProgram.start(try ChildProgram.built("katana-inspector"), arguments, printing: .standardError)
+        defer { inspector.stop() }
+        try await inspector.untilItEnds(timeout: .seconds(60))
+        return (inspector.process.terminationStatus, [UInt8](try Data(contentsOf: inspector.output)))
     }
 }
 
 /// A log handler that keeps what it is given.
 struct CapturedLog: LogHandler {
-    let events = Locked<[LogEvent]>([])
+    let events = LockedList<LogEvent>()
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -76,6 +70,6 @@ struct CapturedLog: LogHandler {
     }
 
     func log(event: LogEvent) {
-        events.withLock { $0.append(event) }
+        events.append(event)
     }
 }

@@ -1,5 +1,6 @@
 import BridgeTestSupport
 import Katana
+import KatanaTestSupport
 import Logging
 import Testing
 
@@ -13,13 +14,19 @@ import Testing
     /// The keys of a line about an item that was not rejected.
     static let keys = [Key.duration, Key.kind, Key.origin, Key.outcome, Key.sequence, Key.type].sorted()
 
-    /// A store whose chain is: the finish line, a logger into `log`, then `after`.
-    static func store(logging log: CapturedLog, tally: Tally, _ logger: StoreLogger, then after: Interceptors = Interceptors {}) -> CounterStore {
-        CounterStore(interceptors: Interceptors {
-            FinishLine(tally: tally)
-            logger
+    /// A store whose chain is: the finish line, the logger `makeLogger` makes for a fresh log,
+    /// then `after`; with the log, and the finish line's list to wait on.
+    static func loggedStore(
+        _ makeLogger: (CapturedLog) -> StoreLogger = { StoreLogger($0.logger()) }, then after: Interceptors = Interceptors {}
+    ) -> (store: CounterStore, log: CapturedLog, finished: LockedList<String>) {
+        let log = CapturedLog()
+        let finished = LockedList<String>()
+        let store = CounterStore(interceptors: Interceptors {
+            FinishLine(finished: finished)
+            makeLogger(log)
             after
         })
+        return (store, log, finished)
     }
 
     /// Whether `text` is a count of seconds written with six decimals ("0.000123").
@@ -30,12 +37,10 @@ import Testing
         return !whole.isEmpty && whole.allSatisfy(\.isNumber) && fraction.count == 6 && fraction.allSatisfy(\.isNumber)
     }
 
-    @Test func anUpdaterFromOutsideIsLoggedWithEveryKey() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()))
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 1))
+    @Test func anUpdaterFromOutsideIsLoggedWithEveryKey() async throws {
+        let (store, log, finished) = Self.loggedStore()
+        try await store.dispatch(Bump()).settled()
+        try await finished.waitForCount(1)
 
         let line = try #require(log.records.only)
         #expect(line.level == .debug)
@@ -50,12 +55,10 @@ import Testing
         #expect(line.error == nil)
     }
 
-    @Test func anItemASideEffectDispatchedNamesThatSideEffectAndItsSequence() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()))
-        try store.dispatch(Forward()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 2))
+    @Test func anItemASideEffectDispatchedNamesThatSideEffectAndItsSequence() async throws {
+        let (store, log, finished) = Self.loggedStore()
+        try await store.dispatch(Forward()).settled()
+        try await finished.waitForCount(2)
 
         let forward = try #require(log.records(about: Forward.self).only)
         #expect(forward.text(Key.kind) == "sideEffect")
@@ -71,24 +74,20 @@ import Testing
         #expect(bump.text(Key.sequence).flatMap(UInt64.init).map { $0 > UInt64(sequence)! } == true)
     }
 
-    @Test func anItemFromLabelledStoreWorkNamesTheLabel() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()))
-        try store.dispatch(ForwardLabelled()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 2))
+    @Test func anItemFromLabelledStoreWorkNamesTheLabel() async throws {
+        let (store, log, finished) = Self.loggedStore()
+        try await store.dispatch(ForwardLabelled()).settled()
+        try await finished.waitForCount(2)
 
         let bump = try #require(log.records(about: Bump.self).only)
         #expect(bump.text(Key.origin) == "store work \"nightly job\"")
     }
 
     @Test func anAsyncSideEffectIsLoggedAsOne() async throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()))
+        let (store, log, finished) = Self.loggedStore()
         // Awaited, not waited for: the side effect's task needs a thread of the cooperative pool.
-        try await store.dispatch(ForwardLater()).timeout(timeout: 10).value
-        #expect(tally.wait(for: 2))
+        try await store.dispatch(ForwardLater()).settled()
+        try await finished.waitForCount(2)
 
         let later = try #require(log.records(about: ForwardLater.self).only)
         #expect(later.text(Key.kind) == "asyncSideEffect")
@@ -97,13 +96,11 @@ import Testing
         #expect(bump.text(Key.origin) == "side effect \(String(reflecting: ForwardLater.self)) #\(later.text(Key.sequence) ?? "?")")
     }
 
-    @Test func anItemALaterInterceptorDoesNotPassOnIsLoggedAsBlocked() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()), then: Interceptors { DropDropped() })
+    @Test func anItemALaterInterceptorDoesNotPassOnIsLoggedAsBlocked() async throws {
+        let (store, log, finished) = Self.loggedStore(then: Interceptors { DropDropped() })
         // A blocked updater's promise is fulfilled: the state is as it was, as the promise said.
-        try store.dispatch(Dropped()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 1))
+        try await store.dispatch(Dropped()).settled()
+        try await finished.waitForCount(1)
 
         let line = try #require(log.records.only)
         #expect(line.level == .debug)
@@ -118,12 +115,10 @@ import Testing
         #expect(store.state.value == 0)
     }
 
-    @Test func anItemALaterInterceptorRejectsIsLoggedAtTheRejectedLevelWithItsError() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger()), then: Interceptors { RefuseRefused() })
-        #expect(throws: Refusal()) { try store.dispatch(Refused()).wait(timeout: .seconds(10)) }
-        #expect(tally.wait(for: 1))
+    @Test func anItemALaterInterceptorRejectsIsLoggedAtTheRejectedLevelWithItsError() async throws {
+        let (store, log, finished) = Self.loggedStore(then: Interceptors { RefuseRefused() })
+        await #expect(throws: Refusal()) { try await store.dispatch(Refused()).settled() }
+        try await finished.waitForCount(1)
 
         let line = try #require(log.records.only)
         #expect(line.level == .warning)
@@ -140,56 +135,49 @@ import Testing
         #expect(store.state.value == 0)
     }
 
-    @Test func theLevelsAreTheOnesGiven() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let logger = StoreLogger(log.logger(), level: .info, rejectedLevel: .error)
-        let store = Self.store(logging: log, tally: tally, logger, then: Interceptors { RefuseRefused() })
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        _ = try? store.dispatch(Refused()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 2))
+    @Test func theLevelsAreTheOnesGiven() async throws {
+        let (store, log, finished) = Self.loggedStore(
+            { StoreLogger($0.logger(), level: .info, rejectedLevel: .error) }, then: Interceptors { RefuseRefused() }
+        )
+        try await store.dispatch(Bump()).settled()
+        _ = try? await store.dispatch(Refused()).settled()
+        try await finished.waitForCount(2)
 
         #expect(log.records.map(\.level) == [.info, .error])
     }
 
-    @Test func skippedTypesAreNotLogged() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger(), skipping: [Bump.self]))
-        try store.dispatch(Forward()).wait(timeout: .seconds(10))
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 3))
+    @Test func skippedTypesAreNotLogged() async throws {
+        let (store, log, finished) = Self.loggedStore({ StoreLogger($0.logger(), skipping: [Bump.self]) })
+        try await store.dispatch(Forward()).settled()
+        try await store.dispatch(Bump()).settled()
+        try await finished.waitForCount(3)
 
         #expect(log.records.compactMap { $0.text(Key.type) } == [String(reflecting: Forward.self)])
         #expect(store.state.value == 2)
     }
 
-    @Test func aLoggerAboveBothLevelsWritesNothing() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger(level: .error)), then: Interceptors {
+    @Test func aLoggerAboveBothLevelsWritesNothing() async throws {
+        let (store, log, finished) = Self.loggedStore({ StoreLogger($0.logger(level: .error)) }, then: Interceptors {
             DropDropped()
             RefuseRefused()
         })
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        try store.dispatch(Forward()).wait(timeout: .seconds(10))
-        _ = try? store.dispatch(Dropped()).wait(timeout: .seconds(10))
-        #expect(throws: Refusal()) { try store.dispatch(Refused()).wait(timeout: .seconds(10)) }
-        #expect(tally.wait(for: 5))
+        try await store.dispatch(Bump()).settled()
+        try await store.dispatch(Forward()).settled()
+        _ = try? await store.dispatch(Dropped()).settled()
+        await #expect(throws: Refusal()) { try await store.dispatch(Refused()).settled() }
+        try await finished.waitForCount(5)
 
         #expect(log.records.isEmpty)
         #expect(store.state.value == 2)
     }
 
-    @Test func aLoggerBetweenTheLevelsWritesOnlyRejections() throws {
-        let log = CapturedLog()
-        let tally = Tally()
-        let store = Self.store(logging: log, tally: tally, StoreLogger(log.logger(level: .info)), then: Interceptors {
+    @Test func aLoggerBetweenTheLevelsWritesOnlyRejections() async throws {
+        let (store, log, finished) = Self.loggedStore({ StoreLogger($0.logger(level: .info)) }, then: Interceptors {
             RefuseRefused()
         })
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        _ = try? store.dispatch(Refused()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 2))
+        try await store.dispatch(Bump()).settled()
+        _ = try? await store.dispatch(Refused()).settled()
+        try await finished.waitForCount(2)
 
         let line = try #require(log.records.only)
         #expect(line.level == .warning)

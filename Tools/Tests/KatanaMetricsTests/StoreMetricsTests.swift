@@ -2,19 +2,23 @@ import BridgeTestSupport
 import Dispatch
 import Katana
 import KatanaMetrics
+import KatanaTestSupport
 import MetricsTestKit
 import Testing
 
 /// `StoreMetrics` counts every item by type, kind and outcome, times updaters and synchronous side
 /// effects, and reads the store's load into two gauges, through the factory it is given.
 @Suite struct StoreMetricsTests {
-    /// A store whose chain is: the finish line, `metrics`, then `after`.
-    static func store(_ metrics: StoreMetrics, tally: Tally, then after: Interceptors = Interceptors {}) -> CounterStore {
-        CounterStore(interceptors: Interceptors {
-            FinishLine(tally: tally)
+    /// A store whose chain is: the finish line, `metrics`, then `after`; with the finish line's
+    /// list to wait on.
+    static func store(_ metrics: StoreMetrics, then after: Interceptors = Interceptors {}) -> (store: CounterStore, finished: LockedList<String>) {
+        let finished = LockedList<String>()
+        let store = CounterStore(interceptors: Interceptors {
+            FinishLine(finished: finished)
             metrics
             after
         })
+        return (store, finished)
     }
 
     /// The dimensions of the items counter for `type`.
@@ -22,22 +26,21 @@ import Testing
         [("type", name(type)), ("kind", kind), ("outcome", outcome)]
     }
 
-    @Test func itemsAreCountedPerTypeKindAndOutcome() throws {
+    @Test func itemsAreCountedPerTypeKindAndOutcome() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(factory: metrics), tally: tally, then: Interceptors {
+        let (store, finished) = Self.store(StoreMetrics(factory: metrics), then: Interceptors {
             DropDropped()
             RefuseRefused()
         })
         for _ in 0..<3 {
-            try store.dispatch(Bump()).wait(timeout: .seconds(10))
+            try await store.dispatch(Bump()).settled()
         }
-        try store.dispatch(Dropped()).wait(timeout: .seconds(10))
+        try await store.dispatch(Dropped()).settled()
         for _ in 0..<2 {
-            #expect(throws: Refusal()) { try store.dispatch(Refused()).wait(timeout: .seconds(10)) }
+            await #expect(throws: Refusal()) { try await store.dispatch(Refused()).settled() }
         }
-        try store.dispatch(Nap()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 7))
+        try await store.dispatch(Nap()).settled()
+        try await finished.waitForCount(7)
 
         #expect(try metrics.expectCounter("katana_items", Self.counted(Bump.self, "updater", "handled")).totalValue == 3)
         #expect(try metrics.expectCounter("katana_items", Self.counted(Dropped.self, "updater", "blocked")).totalValue == 1)
@@ -48,15 +51,14 @@ import Testing
         #expect(metrics.counterTotal(label: "katana_items") == 7)
     }
 
-    @Test func theUpdaterTimerRecordsOneValuePerHandledUpdater() throws {
+    @Test func theUpdaterTimerRecordsOneValuePerHandledUpdater() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(factory: metrics), tally: tally, then: Interceptors { DropDropped() })
+        let (store, finished) = Self.store(StoreMetrics(factory: metrics), then: Interceptors { DropDropped() })
         for _ in 0..<3 {
-            try store.dispatch(Bump()).wait(timeout: .seconds(10))
+            try await store.dispatch(Bump()).settled()
         }
-        try store.dispatch(Dropped()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 4))
+        try await store.dispatch(Dropped()).settled()
+        try await finished.waitForCount(4)
 
         let bumps = try metrics.expectTimer("katana_updater_duration", [("type", name(Bump.self))])
         #expect(bumps.values.count == 3)
@@ -66,12 +68,11 @@ import Testing
         #expect(metrics.timers(label: "katana_side_effect_duration").isEmpty)
     }
 
-    @Test func theSideEffectTimerCoversASynchronousSideEffectsBody() throws {
+    @Test func theSideEffectTimerCoversASynchronousSideEffectsBody() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(factory: metrics), tally: tally)
-        try store.dispatch(Nap()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 1))
+        let (store, finished) = Self.store(StoreMetrics(factory: metrics))
+        try await store.dispatch(Nap()).settled()
+        try await finished.waitForCount(1)
 
         let naps = try metrics.expectTimer("katana_side_effect_duration", [("type", name(Nap.self))])
         #expect(naps.values.count == 1)
@@ -82,11 +83,10 @@ import Testing
 
     @Test func asyncSideEffectsAreCountedButNotTimed() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(factory: metrics), tally: tally)
+        let (store, finished) = Self.store(StoreMetrics(factory: metrics))
         // Awaited, not waited for: the side effect's task needs a thread of the cooperative pool.
-        try await store.dispatch(AsyncNap()).timeout(timeout: 10).value
-        #expect(tally.wait(for: 2))
+        try await store.dispatch(AsyncNap()).settled()
+        try await finished.waitForCount(2)
 
         #expect(try metrics.expectCounter("katana_items", Self.counted(AsyncNap.self, "asyncSideEffect", "handled")).totalValue == 1)
         #expect(try metrics.expectCounter("katana_items", Self.counted(Bump.self, "updater", "handled")).totalValue == 1)
@@ -96,66 +96,63 @@ import Testing
 
     @Test func theGaugesAreReadWhenTheStoreStarts() throws {
         let metrics = TestMetrics()
-        let store = Self.store(StoreMetrics(factory: metrics), tally: Tally())
+        let (store, _) = Self.store(StoreMetrics(factory: metrics))
 
         #expect(try metrics.expectGauge("katana_waiting_items").values == [0])
         #expect(try metrics.expectGauge("katana_active_side_effects").values == [0])
         withExtendedLifetime(store) {}
     }
 
-    @Test func theGaugesAreReadAtMostOncePerInterval() throws {
+    @Test func theGaugesAreReadAtMostOncePerInterval() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
         // An hour: no item of this test comes after the next sampling time.
-        let store = Self.store(StoreMetrics(gaugeInterval: .seconds(3_600), factory: metrics), tally: tally)
+        let (store, finished) = Self.store(StoreMetrics(gaugeInterval: .seconds(3_600), factory: metrics))
         for _ in 0..<5 {
-            try store.dispatch(Bump()).wait(timeout: .seconds(10))
+            try await store.dispatch(Bump()).settled()
         }
-        #expect(tally.wait(for: 5))
+        try await finished.waitForCount(5)
 
         #expect(try metrics.expectGauge("katana_waiting_items").values.count == 1)
         #expect(try metrics.expectGauge("katana_active_side_effects").values.count == 1)
     }
 
-    @Test func activeSideEffectsCountsASideEffectThatIsStillRunning() throws {
+    @Test func activeSideEffectsCountsASideEffectThatIsStillRunning() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(gaugeInterval: .zero, factory: metrics), tally: tally)
-        let started = DispatchSemaphore(value: 0)
+        let (store, finished) = Self.store(StoreMetrics(gaugeInterval: .zero, factory: metrics))
+        let started = LockedList<String>()
         let release = DispatchSemaphore(value: 0)
         let parked = store.dispatch(Parked(started: started, release: release))
         defer { release.signal() }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        try await started.waitForCount(1)
 
         // An item that passes while the side effect runs reads the load.
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 1))
+        try await store.dispatch(Bump()).settled()
+        try await finished.waitForCount(1)
         let active = try metrics.expectGauge("katana_active_side_effects")
         #expect(active.lastValue.map { $0 >= 1 } == true)
 
         release.signal()
-        try parked.wait(timeout: .seconds(10))
+        try await parked.settled()
     }
 
-    @Test func waitingItemsCountsTheItemsBehindABusyStoreQueue() throws {
+    @Test func waitingItemsCountsTheItemsBehindABusyStoreQueue() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
-        let holding = DispatchSemaphore(value: 0)
+        let holding = LockedList<String>()
         let open = DispatchSemaphore(value: 0)
-        let store = Self.store(StoreMetrics(gaugeInterval: .zero, factory: metrics), tally: tally, then: Interceptors {
+        let (store, finished) = Self.store(StoreMetrics(gaugeInterval: .zero, factory: metrics), then: Interceptors {
             Gate(holding: holding, open: open)
         })
         let held = store.dispatch(Held())
         defer { open.signal() }
-        #expect(holding.wait(timeout: .now() + 10) == .success)
+        try await holding.waitForCount(1)
         // The store's queue is busy with `Held`: these three wait in the inbox.
         let bumps = (0..<3).map { _ in store.dispatch(Bump()) }
         open.signal()
-        try held.wait(timeout: .seconds(10))
+        try await held.settled()
         for bump in bumps {
-            try bump.wait(timeout: .seconds(10))
+            try await bump.settled()
         }
-        #expect(tally.wait(for: 4))
+        try await finished.waitForCount(4)
 
         // Read after `Held` (three waiting), then after each `Bump` (two, one, none).
         let waiting = try metrics.expectGauge("katana_waiting_items").values
@@ -164,14 +161,13 @@ import Testing
         #expect(store.state.value == 13)
     }
 
-    @Test func thePrefixAndTheDimensionsGivenAreOnEveryMetric() throws {
+    @Test func thePrefixAndTheDimensionsGivenAreOnEveryMetric() async throws {
         let metrics = TestMetrics()
-        let tally = Tally()
         let service = ("service", "orders")
-        let store = Self.store(StoreMetrics(prefix: "orders", dimensions: [service], factory: metrics), tally: tally)
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        try store.dispatch(Nap()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 2))
+        let (store, finished) = Self.store(StoreMetrics(prefix: "orders", dimensions: [service], factory: metrics))
+        try await store.dispatch(Bump()).settled()
+        try await store.dispatch(Nap()).settled()
+        try await finished.waitForCount(2)
 
         let labels = metrics.counters.map(\.label) + metrics.timers.map(\.label) + metrics.recorders.map(\.label)
         #expect(Set(labels) == ["orders_items", "orders_updater_duration", "orders_side_effect_duration", "orders_waiting_items", "orders_active_side_effects"])
@@ -182,24 +178,23 @@ import Testing
         #expect(try metrics.expectGauge("orders_waiting_items", [service]).values.isEmpty == false)
     }
 
-    @Test func aTypeAndOutcomeSeenBeforeCallsTheFactoryNoMore() throws {
+    @Test func aTypeAndOutcomeSeenBeforeCallsTheFactoryNoMore() async throws {
         let factory = CountingFactory()
-        let tally = Tally()
-        let store = Self.store(StoreMetrics(factory: factory), tally: tally, then: Interceptors { DropDropped() })
+        let (store, finished) = Self.store(StoreMetrics(factory: factory), then: Interceptors { DropDropped() })
         // Made when the store starts: the two gauges.
         #expect(factory.handlesMade == 2)
-        try store.dispatch(Bump()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 1))
+        try await store.dispatch(Bump()).settled()
+        try await finished.waitForCount(1)
         // The first `Bump`: its counter (handled) and its timer.
         #expect(factory.handlesMade == 4)
         for _ in 0..<20 {
-            try store.dispatch(Bump()).wait(timeout: .seconds(10))
+            try await store.dispatch(Bump()).settled()
         }
-        #expect(tally.wait(for: 21))
+        try await finished.waitForCount(21)
         #expect(factory.handlesMade == 4)
-        try store.dispatch(Dropped()).wait(timeout: .seconds(10))
-        try store.dispatch(Dropped()).wait(timeout: .seconds(10))
-        #expect(tally.wait(for: 23))
+        try await store.dispatch(Dropped()).settled()
+        try await store.dispatch(Dropped()).settled()
+        try await finished.waitForCount(23)
         // A new type: its counter (blocked) and its timer, once.
         #expect(factory.handlesMade == 6)
         #expect(try factory.metrics.expectCounter("katana_items", Self.counted(Bump.self, "updater", "handled")).totalValue == 21)

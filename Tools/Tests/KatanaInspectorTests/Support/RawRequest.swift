@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KatanaTestSupport
 
 /// A plain socket to the inspector, for requests a browser or URLSession would not make as they
 /// are (another Host, a WebSocket handshake from another site's page, a request cut short or
@@ -66,14 +67,22 @@ final class RawRequest {
     /// Waits, without holding a thread, until the server has closed every one of `requests`;
     /// false when some are still open after `timeout`.
     static func allClosed(_ requests: [RawRequest], within timeout: Duration) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
         var open = requests
-        while ContinuousClock.now < deadline {
+        return try await polled("the server to close \(requests.count) connections", within: timeout) {
             open.removeAll { $0.isClosedByServer }
-            if open.isEmpty { return true }
-            try await Task.sleep(for: .milliseconds(50))
+            return open.isEmpty
         }
-        return false
+    }
+
+    /// Polls `condition` (a socket: nothing signals it) until it holds, true, or until `timeout`
+    /// has passed, false: for the waits whose running out is what the test looks at.
+    private static func polled(_ what: String, within timeout: Duration, _ condition: () throws -> Bool) async throws -> Bool {
+        do {
+            try await poll(what, timeout: timeout, condition)
+            return true
+        } catch is TimedOut {
+            return false
+        }
     }
 
     /// A live-stream handshake on `port` from position `after`, with `extraHeaders`.
@@ -92,59 +101,39 @@ final class RawRequest {
     /// The response's first line (`HTTP/1.1 403 Forbidden`), read within `timeout`; nil when the
     /// server closes the connection or says nothing by then. It waits without holding a thread.
     func statusLine(within timeout: Duration) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
-        while ContinuousClock.now < deadline {
-            switch readWaiting() {
-            case .bytes(let bytes):
-                received += bytes
-                if let end = received.firstIndex(of: 0x0D) {
-                    return String(decoding: received[..<end], as: UTF8.self)
-                }
-            case .nothingYet:
-                try await Task.sleep(for: .milliseconds(20))
-            case .closed:
-                return nil
-            }
-        }
-        return nil
+        _ = try await Self.polled("a status line", within: timeout) { readAll(into: &received) || received.contains(0x0D) }
+        guard let end = received.firstIndex(of: 0x0D) else { return nil }
+        return String(decoding: received[..<end], as: UTF8.self)
     }
 
     /// Reads everything the server sent until it closes the connection; false when it has not
     /// closed it within `timeout`. It waits without holding a thread.
     func readsToTheEnd(within timeout: Duration) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            switch readWaiting() {
-            case .bytes: continue
-            case .nothingYet: try await Task.sleep(for: .milliseconds(20))
-            case .closed: return true
-            }
-        }
-        return false
+        try await Self.polled("the server to close the connection", within: timeout) { isClosedByServer }
     }
 
     /// Everything the server sends until it closes the connection; nil when it has not closed it
     /// within `timeout`. It waits without holding a thread.
     func wholeResponse(within timeout: Duration) async throws -> [UInt8]? {
-        let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
-        while ContinuousClock.now < deadline {
-            switch readWaiting() {
-            case .bytes(let bytes): received += bytes
-            case .nothingYet: try await Task.sleep(for: .milliseconds(20))
-            case .closed: return received
-            }
-        }
-        return nil
+        let closed = try await Self.polled("the whole response", within: timeout) { readAll(into: &received) }
+        return closed ? received : nil
     }
 
     /// Whether the server has closed the connection, looked at without waiting (what it sent
     /// before is read and dropped).
     var isClosedByServer: Bool {
+        var dropped: [UInt8] = []
+        return readAll(into: &dropped)
+    }
+
+    /// Appends to `received` what the server has sent, read without waiting; whether it has
+    /// closed the connection.
+    private func readAll(into received: inout [UInt8]) -> Bool {
         while true {
             switch readWaiting() {
-            case .bytes: continue
+            case .bytes(let bytes): received += bytes
             case .nothingYet: return false
             case .closed: return true
             }

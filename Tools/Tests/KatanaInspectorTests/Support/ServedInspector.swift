@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @testable import KatanaInspector
 import KatanaRecording
+import KatanaTestSupport
 import Testing
 
 /// A real inspector server on a free loopback port, for one test: start it, ask it things, stop it.
@@ -47,7 +48,7 @@ struct ServedInspector {
                 throw error
             }
         }
-        let url = try await withTimeout(.seconds(30), "the server to listen") { try await address.value() }
+        let url = try await withTimeout("the server to listen") { try await address.value() }
         return ServedInspector(url: url, task: task)
     }
 
@@ -89,44 +90,6 @@ struct ServedInspector {
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, body, http.value(forHTTPHeaderField: "Content-Type"))
     }
-}
-
-/// `body`'s result, or a failure naming `what` once `timeout` passes.
-func withTimeout<T: Sendable>(_ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw TimedOut(what: what)
-        }
-        return value
-    }
-}
-
-/// A wait that ran out of time.
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String {
-        "timed out waiting for \(what)"
-    }
-}
-
-/// Waits, polling every 10 ms, until `condition` holds; fails the test after `timeout`.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-    throw TimedOut(what: what)
 }
 
 /// A file of its own in the temporary folder, removed by the caller.

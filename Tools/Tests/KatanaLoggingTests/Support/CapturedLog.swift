@@ -2,14 +2,13 @@ import BridgeTestSupport
 import Foundation
 import Katana
 import KatanaLogging
+import KatanaTestSupport
 import Logging
 
 /// The events a test's logger received, in order: the log handler of the tests, given to
 /// `Logger(label:factory:)` (nothing is bootstrapped, so tests do not share a log).
-final class CapturedLog: @unchecked Sendable {
-    // @unchecked: `events` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var events: [LogEvent] = []
+final class CapturedLog: Sendable {
+    private let events = LockedList<LogEvent>()
 
     /// A logger whose lines come here, keeping those at `level` or above.
     func logger(level: Logger.Level = .trace) -> Logger {
@@ -20,7 +19,7 @@ final class CapturedLog: @unchecked Sendable {
 
     /// Every event so far.
     var records: [LogEvent] {
-        lock.withLock { events }
+        events.all
     }
 
     /// The events about items of type `type`.
@@ -30,7 +29,7 @@ final class CapturedLog: @unchecked Sendable {
     }
 
     fileprivate func append(_ event: LogEvent) {
-        lock.withLock { events.append(event) }
+        events.append(event)
     }
 }
 

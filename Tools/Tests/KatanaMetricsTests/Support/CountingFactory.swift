@@ -1,21 +1,19 @@
-import Foundation
+import KatanaTestSupport
 import Metrics
 import MetricsTestKit
 
 /// A metrics factory that counts the handles it is asked for, and has `TestMetrics` make them.
-final class CountingFactory: MetricsFactory, @unchecked Sendable {
-    // @unchecked: `made` is only touched with `lock` held; `metrics` is Sendable.
-    private let lock = NSLock()
-    private var made = 0
+final class CountingFactory: MetricsFactory, Sendable {
+    private let made = LockedValue(0)
     let metrics = TestMetrics()
 
     /// How many handles have been made so far.
     var handlesMade: Int {
-        lock.withLock { made }
+        made.value
     }
 
     private func count() {
-        lock.withLock { made += 1 }
+        made.withLock { $0 += 1 }
     }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import BridgeTestSupport
 import Katana
+import KatanaTestSupport
 
 /// An updater that ``Gate`` holds on the store's queue until the test opens it.
 struct Held: StateUpdater {
@@ -23,14 +24,15 @@ struct AsyncNap: AsyncSideEffect {
     }
 }
 
-/// A synchronous side effect that says it has started, then waits until the test releases it.
+/// A synchronous side effect that says it has started (a line in `started`, which wakes the
+/// test's wait), then waits until the test releases it.
 struct Parked: SideEffect {
-    let started: DispatchSemaphore
+    let started: LockedList<String>
     let release: DispatchSemaphore
 
     func sideEffect(_ context: CounterContext) throws {
-        started.signal()
-        guard release.wait(timeout: .now() + 10) == .success else { throw Timeout() }
+        started.append("Parked")
+        guard release.wait(timeout: holdDeadline()) == .success else { throw Timeout() }
     }
 }
 
@@ -38,18 +40,26 @@ struct Parked: SideEffect {
 struct Timeout: Error {}
 
 /// Holds every ``Held`` (on the store's queue, where an updater's interceptors run): says it has
-/// it, then waits until the test opens the gate, so that items dispatched meanwhile wait.
+/// it (a line in `holding`, which wakes the test's wait), then waits until the test opens the
+/// gate, so that items dispatched meanwhile wait.
 struct Gate: Interceptor {
-    let holding: DispatchSemaphore
+    let holding: LockedList<String>
     let open: DispatchSemaphore
 
     func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
         if item is Held {
-            holding.signal()
-            guard open.wait(timeout: .now() + 10) == .success else { throw Timeout() }
+            holding.append("Held")
+            guard open.wait(timeout: holdDeadline()) == .success else { throw Timeout() }
         }
         try next(item)
     }
+}
+
+/// When a fixture that holds one of the store's threads lets go at the latest: the test lets it go
+/// first, whatever happens (a `defer`), so the bound only keeps a failed test from holding the
+/// store for good; it is the default test bound, so that a busy machine does not end a hold early.
+func holdDeadline() -> DispatchTime {
+    .now() + .seconds(Int(defaultTestTimeout.components.seconds))
 }
 
 /// The fully qualified name of `type`, as the `type` dimension writes it.
