@@ -57,7 +57,7 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     // registry's extensions in the files next to this one reach them; nothing else does.
 
     /// One slot's plain bookkeeping: no references, so the hot checks (is it still there, was it
-    /// cancelled, which phase) copy nothing and retain nothing (docs/PERFORMANCE.md, "Side effects").
+    /// cancelled, which phase) copy nothing and retain nothing (docs/PERFORMANCE.md, "Cancellation").
     struct SlotState {
         /// Tells a token for a side effect gone from one for the side effect that reuses the slot.
         var generation: UInt32 = 0

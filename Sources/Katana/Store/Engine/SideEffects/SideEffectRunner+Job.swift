@@ -2,7 +2,7 @@ extension SideEffectRunner {
     /// One side effect the store has taken: its item and promise, how to run it, and its task
     /// once started. One object, so that the registry and the workers pass it around with a
     /// retain, instead of copying the item and its promise each time (docs/PERFORMANCE.md,
-    /// "Side effects").
+    /// "Side effects: no-op SideEffect").
     final class Job: RegisteredSideEffect, @unchecked Sendable {
         // @unchecked: `task` is only read and written under the registry's lock; everything else
         // is a constant.
