@@ -15,7 +15,7 @@ extension Promise {
     public func wait(timeout: Duration) throws -> Value {
         if Value.self == Void.self {
             // The common case, waiting for a dispatched updater, takes a path of its own
-            // (docs/PERFORMANCE.md, "Round trip").
+            // (docs/PERFORMANCE.md, "Round trip: dispatch one updater + wait").
             try Promise<Void>(core: Unsafe.downcast(core, to: PromiseCore<Void>.self)).blockingWait(timeout: timeout)
             return Unsafe.void(as: Value.self)
         }

@@ -4,8 +4,10 @@ import Glibc
 
 /// Every construct in this module that steps outside Swift's type and memory safety, and the one
 /// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
-/// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark); everything else in the module
-/// is safe Swift.
+/// docs/PERFORMANCE.md, "Unsafe constructs", keyed by benchmark). Outside this file the module
+/// uses two `unsafelyUnwrapped` reads, each next to the check or ordering that makes it safe
+/// (`DrainerSlot.withDrainer`, `TypedAsyncSideEffectRunner.run`), keeps the `Unmanaged` references
+/// made here, and calls the standard library's scoped pointer APIs; everything else is safe Swift.
 @usableFromInline
 enum Unsafe {
     // MARK: - Reading one value of a state in place

@@ -1,7 +1,8 @@
 extension SideEffectRunner {
     /// One side effect the store has taken: its item and promise, how to run it, and what cancelled
     /// it. One object, so that the registry and the workers pass it around with a retain, instead
-    /// of copying the item and its promise each time (docs/PERFORMANCE.md, "Side effects").
+    /// of copying the item and its promise each time (docs/PERFORMANCE.md,
+    /// "Side effects: no-op SideEffect").
     final class Job: RegisteredSideEffect, @unchecked Sendable {
         // @unchecked: the task's fields (`taskRunner` to `bodyStart`) are written by the thread
         // that makes the task before it is made, and read by the task only; the cancellation is
