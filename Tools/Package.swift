@@ -63,10 +63,13 @@ let package = Package(
             dependencies: ["KatanaInspector", .product(name: "KatanaRecording", package: "Katana")],
             path: "Sources/inspector-page-fixture"
         ),
+        // Test-only: a live inspector under a growing state, alone in a process whose resident
+        // memory LiveMemoryBoundTests reads.
+        .executableTarget(name: "inspector-memory-probe", dependencies: ["KatanaInspector", .product(name: "KatanaRecording", package: "Katana")]),
         .testTarget(
             name: "KatanaInspectorTests",
             dependencies: [
-                "KatanaInspector", "InspectorPageFixture", "InspectedServiceDemo", "katana-inspector", "KatanaTestSupport",
+                "KatanaInspector", "InspectorPageFixture", "inspector-memory-probe", "InspectedServiceDemo", "katana-inspector", "KatanaTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),

@@ -113,8 +113,8 @@ public final class LiveInspector<S: State>: RecordingSink, Sendable {
     }
 
     /// About how many bytes the history holds, as it counts them against
-    /// ``InspectorConfiguration/liveHistoryByteLimit``.
-    var historyByteCount: Int {
+    /// ``InspectorConfiguration/liveHistoryByteLimit`` (a gauge a service may export).
+    public var historyByteCount: Int {
         source.history?.byteCount ?? 0
     }
 
