@@ -83,6 +83,16 @@ extension AnySideEffectContext {
         (self as? any StoreContext)?.currentLoad()
     }
 
+    /// This context, with what it dispatches carrying `dispatchContext` (a value the store's
+    /// ``DispatchContext`` captured, as ``InterceptedItem/currentDispatchContext`` gives it; nil:
+    /// none) instead of what the dispatch context would capture where it dispatches: for work that
+    /// dispatches on behalf of an item elsewhere (an observer rule on its own queue). A context
+    /// that does not belong to a store is returned as it is.
+    public func withDispatchContext(_ dispatchContext: (any Sendable)?) -> any AnySideEffectContext {
+        guard let context = self as? any StoreContext else { return self }
+        return context.givenDispatchContext(dispatchContext)
+    }
+
     /// Calls `observer` with the end of every side effect the store runs from now on (see
     /// ``SideEffectEnd``): each side effect its interceptors passed on, once, when its body returns
     /// or throws, or when it is cancelled before its body began. Call it from an interceptor's
@@ -117,7 +127,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     private final class Core: Sendable {
         let dependencies: D
         let stateGetter: @Sendable () -> S
-        let enqueueItem: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void
+        let enqueueItem: @Sendable (any Dispatchable, PromiseHandle, OriginStamp, ContextSource) -> Void
         /// Tells the store about work under way elsewhere; nil for a context made outside a store.
         let outsideWork: (@Sendable () -> StoreWorkToken)?
         /// Reads the store's load; nil for a context made outside a store.
@@ -128,7 +138,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         init(
             dependencies: D,
             stateGetter: @escaping @Sendable () -> S,
-            enqueueItem: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
+            enqueueItem: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp, ContextSource) -> Void,
             outsideWork: (@Sendable () -> StoreWorkToken)?,
             load: (@Sendable () -> StoreLoad?)?,
             observeEnds: (@Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void)?
@@ -145,6 +155,9 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     private let core: Core
     /// Where what this copy dispatches comes from (see ``DispatchOrigin``).
     let origin: OriginStamp
+    /// Where the dispatch context of what this copy dispatches comes from: captured where it is
+    /// dispatched, unless this copy was given one (``withDispatchContext(_:)``).
+    private let contextSource: ContextSource
 
     /// The store's dependency container.
     public var dependencies: D {
@@ -157,10 +170,11 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
         getState: @escaping @Sendable () -> S,
         dispatch: @escaping AnyDispatch
     ) {
+        contextSource = .capture
         core = Core(
             dependencies: dependencies,
             stateGetter: getState,
-            enqueueItem: { item, promise, _ in
+            enqueueItem: { item, promise, _, _ in
                 dispatch(item).observe { promise.settle(erased: $0, replacing: item) }
             },
             outsideWork: nil,
@@ -175,7 +189,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     init(
         dependencies: D,
         getState: @escaping @Sendable () -> S,
-        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void,
+        enqueue: @escaping @Sendable (any Dispatchable, PromiseHandle, OriginStamp, ContextSource) -> Void,
         outsideWork: @escaping @Sendable () -> StoreWorkToken,
         load: @escaping @Sendable () -> StoreLoad?,
         observeEnds: @escaping @Sendable (@escaping @Sendable (SideEffectEnd) -> Void) -> Void
@@ -185,12 +199,14 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
             observeEnds: observeEnds
         )
         origin = .storeWork
+        contextSource = .capture
     }
 
     @inline(__always)
-    private init(core: Core, origin: OriginStamp) {
+    private init(core: Core, origin: OriginStamp, contextSource: ContextSource) {
         self.core = core
         self.origin = origin
+        self.contextSource = contextSource
     }
 
     /// This context, with what it dispatches coming from `origin`. Inlined, so that the side
@@ -198,7 +214,15 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     /// "Dispatch origins").
     @inline(__always)
     func stamped(_ origin: OriginStamp) -> SideEffectContext {
-        SideEffectContext(core: core, origin: origin)
+        SideEffectContext(core: core, origin: origin, contextSource: contextSource)
+    }
+
+    /// This context, with what it dispatches carrying `dispatchContext` (a value the store's
+    /// ``DispatchContext`` captured, as ``InterceptedItem/currentDispatchContext`` gives it; nil:
+    /// none) instead of what the dispatch context would capture where it dispatches: for work that
+    /// dispatches on behalf of an item elsewhere (an observer rule on its own queue).
+    public func withDispatchContext(_ dispatchContext: (any Sendable)?) -> SideEffectContext {
+        SideEffectContext(core: core, origin: origin, contextSource: .given(dispatchContext.map(CapturedContext.init)))
     }
 
     /// This context, with what it dispatches marked as coming from work labelled `label`:
@@ -228,7 +252,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     @discardableResult
     public func anyDispatch(_ dispatchable: any Dispatchable) -> Promise<any Sendable> {
         let promise = Promise<any Sendable>.pending()
-        core.enqueueItem(dispatchable, promise.handle, origin)
+        core.enqueueItem(dispatchable, promise.handle, origin, contextSource)
         return promise
     }
 
@@ -239,7 +263,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
 
     /// Hands `item` to the store with the promise it must settle.
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        core.enqueueItem(item, promise, origin)
+        core.enqueueItem(item, promise, origin, contextSource)
     }
 
     /// The store's load now; nil for a context made outside a store, or once the store is gone.
@@ -261,6 +285,9 @@ protocol StoreContext: AnySideEffectContext {
     /// This context, with what it dispatches coming from `origin`.
     func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext
 
+    /// This context, dispatching with `dispatchContext` (see ``SideEffectContext/withDispatchContext(_:)``).
+    func givenDispatchContext(_ dispatchContext: (any Sendable)?) -> any AnySideEffectContext
+
     /// The state getter, when the state is a `T`.
     func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)?
 
@@ -274,6 +301,10 @@ protocol StoreContext: AnySideEffectContext {
 extension SideEffectContext: StoreContext {
     func stampedContext(_ origin: OriginStamp) -> any AnySideEffectContext {
         stamped(origin)
+    }
+
+    func givenDispatchContext(_ dispatchContext: (any Sendable)?) -> any AnySideEffectContext {
+        withDispatchContext(dispatchContext)
     }
 
     func typedStateGetter<T: State>(as type: T.Type) -> (@Sendable () -> T)? {

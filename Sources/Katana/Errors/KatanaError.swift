@@ -49,6 +49,9 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The item was dispatched after the store's ``PartialStore/shutdown(_:deadline:gracePeriod:)`` began: a
     /// store that shuts down takes no new items.
     case storeShutDown(item: String)
+    /// The restore function of the store's ``DispatchContext`` returned without calling the body
+    /// it was given, so the item's side effect (or 2.x follow-up) did not run.
+    case dispatchContextNotRestored(item: String)
 
     /// What went wrong, with the types involved and how to fix it.
     public var description: String {
@@ -121,6 +124,10 @@ public enum KatanaError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(item) was dispatched after the store began shutting down, so it was not handled. "
                 + "A store takes no new items once shutdown(_:deadline:gracePeriod:) has been called; dispatch before "
                 + "shutting down, or stop the code that dispatches first."
+        case .dispatchContextNotRestored(let item):
+            return "\(item) did not run: the store's DispatchContext restore function returned without calling "
+                + "the body it was given. Make restore and restoreAsync call their body exactly once, with the "
+                + "captured value in place (for a task-local: $value.withValue(value) { body() })."
         }
     }
 

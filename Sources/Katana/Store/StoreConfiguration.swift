@@ -21,6 +21,10 @@ extension Store {
         /// after the store's initialiser returns gets it; `stateUpdates` sequences do not.
         /// Default: false, as in Katana 2.0 and 6.x.
         public let callsListenersWhenReady: Bool
+        /// What the store carries from the code that dispatches an item to the code that handles
+        /// it (the request behind it), when set: see ``DispatchContext``. Default: nil, and items
+        /// carry nothing.
+        public let dispatchContext: DispatchContext?
         /// Starts the task each ``AsyncSideEffect`` runs in, when set: a hook for `KatanaTesting`,
         /// whose test clock runs side effects on an executor of its own and so knows when every one
         /// has suspended. Default: nil, and the store starts the task itself, running it on the
@@ -40,13 +44,15 @@ extension Store {
             listenersAsyncProvider: any Executor = Configuration.defaultListenersExecutor(),
             signpostLogger: SignpostLogger? = nil,
             releasesMemoryAfterBursts: Bool = true,
-            callsListenersWhenReady: Bool = false
+            callsListenersWhenReady: Bool = false,
+            dispatchContext: DispatchContext? = nil
         ) {
             self.stateInitializerAsyncProvider = stateInitializerAsyncProvider
             self.listenersAsyncProvider = listenersAsyncProvider
             self.signpostLogger = signpostLogger
             self.releasesMemoryAfterBursts = releasesMemoryAfterBursts
             self.callsListenersWhenReady = callsListenersWhenReady
+            self.dispatchContext = dispatchContext
         }
 
         /// The default listener executor of this platform (see ``listenersAsyncProvider``).

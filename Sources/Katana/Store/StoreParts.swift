@@ -5,7 +5,7 @@ import Dispatch
 struct StoreParts<S: State, D: SideEffectDependencyContainer> {
     let engine: StoreEngine<S>
     let dependencies: D
-    private let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void
+    private let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp, ContextSource) -> Void
     private let getState: @Sendable () -> S
 
     init(dependenciesInitializer: Store<S, D>.DependenciesInitializer, configuration: Store<S, D>.Configuration) {
@@ -16,14 +16,15 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
             releasesMemoryAfterBursts: configuration.releasesMemoryAfterBursts,
             asyncSideEffectTaskStarter: configuration.asyncSideEffectTaskStarter,
             workerThreads: configuration.workerThreads,
-            threadProbe: configuration.threadProbe
+            threadProbe: configuration.threadProbe,
+            dispatchContext: configuration.dispatchContext
         )
-        let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp) -> Void = { [weak engine] item, promise, origin in
+        let enqueue: @Sendable (any Dispatchable, PromiseHandle, OriginStamp, ContextSource) -> Void = { [weak engine] item, promise, origin, context in
             guard let engine else {
                 promise.settle(erased: .failure(KatanaError.storeDeallocated(item: typeName(of: item))), replacing: item)
                 return
             }
-            engine.enqueueFromStoreWork(item, settling: promise, origin: origin)
+            engine.enqueueFromStoreWork(item, settling: promise, origin: origin, context: context)
         }
         // Reads the state cell without the engine (no weak reference to load and release): the
         // same cell the engine reads, which outlives the engine when the store is gone.
@@ -36,7 +37,7 @@ struct StoreParts<S: State, D: SideEffectDependencyContainer> {
         }
         let anyDispatch: AnyDispatch = { item in
             let promise = Promise<any Sendable>.pending()
-            enqueue(item, promise.handle, .storeWork)
+            enqueue(item, promise.handle, .storeWork, .capture)
             return promise
         }
         self.engine = engine

@@ -125,13 +125,17 @@ final class ObserverRuntime: @unchecked Sendable {
         }
         guard !work.isEmpty else { return }
         let reactions = work
+        // What the rules dispatch carries the triggering item's dispatch context (the request
+        // behind it), not what their queue's thread would capture.
+        let triggerContext = InterceptedItem.currentDispatchContext
         // Until the reactions have dispatched what they make, the store is not idle: a shutdown
         // that lets work finish, and a test store settling, wait for them.
         let inProgress = context.beginOutsideWork()
         queue.async {
             for (reaction, ruleContext) in reactions {
+                let dispatching = triggerContext.map { ruleContext.withDispatchContext($0) } ?? ruleContext
                 for produced in reaction() {
-                    ruleContext.anyDispatch(produced)
+                    dispatching.anyDispatch(produced)
                 }
             }
             inProgress.end()

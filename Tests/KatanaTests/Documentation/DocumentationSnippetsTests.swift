@@ -9,7 +9,7 @@ import Testing
 @Suite struct DocumentationSnippetsTests {
     static let documents = [
         "README.md", "docs/StoreAndThreading.md", "docs/Lifetimes.md", "docs/ObserverRules.md",
-        "docs/SignalsAndTimers.md", "docs/Testing.md", "docs/Recording.md", "Examples/ServiceDemo/README.md",
+        "docs/SignalsAndTimers.md", "docs/Testing.md", "docs/Recording.md", "docs/Tracing.md", "Examples/ServiceDemo/README.md",
         // Compiled by the Tools package's tests (Tools/Tests/DocumentationTests).
         "docs/Inspecting.md", "docs/LoggingAndMetrics.md",
     ]

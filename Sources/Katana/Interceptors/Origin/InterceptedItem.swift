@@ -42,4 +42,21 @@ public struct InterceptedItem: Sendable, Hashable {
     public static var currentHasReachedStore: Bool? {
         InterceptorChain.currentRunHasReachedStore
     }
+
+    /// What the store's ``DispatchContext`` captured when the item the interceptors are running
+    /// for was dispatched (the request behind it), read as ``current`` is; nil anywhere else, and
+    /// for an item that carries none.
+    public static var currentDispatchContext: (any Sendable)? {
+        InterceptorChain.currentRunContext
+    }
+
+    /// Replaces the dispatch context of the item the interceptors are running for (from inside an
+    /// interceptor, before it calls `next`): what later interceptors read, what the item (or the
+    /// item passed on in its place) carries on, and what the store restores while it runs a side
+    /// effect's body — a tracing interceptor puts the side effect's own span there, so that what
+    /// the side effect dispatches nests under it. Returns false, and changes nothing, anywhere else.
+    @discardableResult
+    public static func setCurrentDispatchContext(_ value: (any Sendable)?) -> Bool {
+        InterceptorChain.replaceCurrentRunContext(with: value)
+    }
 }

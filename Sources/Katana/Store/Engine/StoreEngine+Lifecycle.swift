@@ -58,9 +58,11 @@ extension StoreEngine {
         let chain = interceptors.isEmpty ? nil : InterceptorChain(
             interceptors,
             context: context,
-            drainerHandle: { item, promise, sequence in
+            drainerHandle: { item, promise, sequence, passedContext in
                 drainerSlot.withDrainer { drainer in
-                    Unsafe.borrow(engine) { $0.handlePassedOn(item, promise: promise, sequence: sequence, with: drainer) }
+                    Unsafe.borrow(engine) {
+                        $0.handlePassedOn(item, promise: promise, sequence: sequence, context: passedContext, with: drainer)
+                    }
                 }
             },
             late: handOff
@@ -74,7 +76,8 @@ extension StoreEngine {
             activity: activity,
             ends: sideEffectEnds,
             threads: workerThreads,
-            probe: threadProbe
+            probe: threadProbe,
+            dispatchContext: dispatchContext
         )
         sideEffects.withLock { $0 = runner }
         let drainer = Drainer(

@@ -64,6 +64,8 @@ import Dispatch
     let workerThreads: WorkerThreads
     /// What the operating system tells about the workers' threads.
     let threadProbe: any ThreadProbe
+    /// What items carry from the code that dispatches them, when the store has one.
+    let dispatchContext: DispatchContext?
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
@@ -78,10 +80,12 @@ import Dispatch
         releasesMemoryAfterBursts: Bool,
         asyncSideEffectTaskStarter: AsyncSideEffectTaskStarter? = nil,
         workerThreads: WorkerThreads = .shared,
-        threadProbe: any ThreadProbe = ProcThreadProbe()
+        threadProbe: any ThreadProbe = ProcThreadProbe(),
+        dispatchContext: DispatchContext? = nil
     ) {
         self.workerThreads = workerThreads
         self.threadProbe = threadProbe
+        self.dispatchContext = dispatchContext
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer
@@ -107,11 +111,20 @@ import Dispatch
         skipsInterceptors: Bool = false,
         startingWhenIdle: Bool = false,
         fromStoreWork: Bool = false,
-        origin: OriginStamp = .outside
+        origin: OriginStamp = .outside,
+        context source: ContextSource = .capture
     ) {
+        // Captured here, on the dispatching thread or task, before the inbox's lock.
+        let context: CapturedContext? = switch source {
+        case .capture: dispatchContext?.captured()
+        case .given(let given): given
+        }
         let action = inbox.withLock { inbox in
             inbox.enqueue(
-                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount, origin: origin),
+                Envelope(
+                    item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount, origin: origin,
+                    context: context
+                ),
                 handlingHereWhenIdle: startingWhenIdle,
                 fromStoreWork: fromStoreWork,
                 owner: { self.owner }

@@ -13,19 +13,24 @@ struct Envelope: Sendable {
     let sequence: UInt64
     /// Where the item comes from (see ``InterceptedItem``).
     let origin: OriginStamp
+    /// What the store's dispatch context captured when the item was dispatched (or an interceptor
+    /// put in its place); nil without one.
+    let context: CapturedContext?
 
     init(
         _ item: any Dispatchable,
         promise: PromiseHandle?,
         skipsInterceptors: Bool = false,
         sequence: UInt64 = 0,
-        origin: OriginStamp = .outside
+        origin: OriginStamp = .outside,
+        context: CapturedContext? = nil
     ) {
         self.item = item
         self.promise = promise
         self.skipsInterceptors = skipsInterceptors
         self.sequence = sequence
         self.origin = origin
+        self.context = context
     }
 
     /// Rejects the promise with `error`.

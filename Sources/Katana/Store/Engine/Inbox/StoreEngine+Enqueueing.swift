@@ -7,9 +7,10 @@ extension StoreEngine {
     }
 
     /// Adds an item that the store's own work dispatches (a side effect through its context, an
-    /// interceptor, the dependencies), from `origin`: a shutdown that lets work finish still takes it.
-    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle, origin: OriginStamp) {
-        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true, origin: origin)
+    /// interceptor, the dependencies), from `origin`, with the dispatch context `context` says: a
+    /// shutdown that lets work finish still takes it.
+    func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle, origin: OriginStamp, context: ContextSource) {
+        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true, origin: origin, context: context)
     }
 
     /// Adds an envelope that has been on its way through the store already (see
@@ -17,7 +18,7 @@ extension StoreEngine {
     func enqueue(_ envelope: Envelope) {
         enqueue(
             envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors,
-            fromStoreWork: true, origin: envelope.origin
+            fromStoreWork: true, origin: envelope.origin, context: .given(envelope.context)
         )
     }
 

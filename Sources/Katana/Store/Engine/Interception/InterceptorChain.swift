@@ -21,9 +21,11 @@ final class InterceptorChain: @unchecked Sendable {
     }
 
     /// Handles an item passed on to the store: the item, the promise its outcome settles (if it
-    /// is the first of its run), and its place in dispatch order; says how to settle the promise,
-    /// or nil when something else settles it.
-    typealias Receiver = (_ item: any Dispatchable, _ promise: PromiseHandle?, _ sequence: UInt64) -> Settlement?
+    /// is the first of its run), its place in dispatch order and the run's dispatch context; says
+    /// how to settle the promise, or nil when something else settles it.
+    typealias Receiver = (
+        _ item: any Dispatchable, _ promise: PromiseHandle?, _ sequence: UInt64, _ context: CapturedContext?
+    ) -> Settlement?
 
     /// One run through the chain: receives what reaches the end of it on the run's thread.
     ///
@@ -41,6 +43,9 @@ final class InterceptorChain: @unchecked Sendable {
         private var sequence: UInt64 = 0
         /// Where the run's item comes from.
         private var origin = OriginStamp.outside
+        /// The run's item's dispatch context, which an interceptor may replace; what the item (or
+        /// its replacement) carries on.
+        fileprivate(set) var context: CapturedContext?
         /// Whether a run is in progress (between ``begin(settling:)`` and ``end()``).
         private var running = false
         fileprivate private(set) var passedOn = false
@@ -52,8 +57,8 @@ final class InterceptorChain: @unchecked Sendable {
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
         convenience init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
-            self.init(chain: chain.identity) { item, promise, sequence in
-                handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
+            self.init(chain: chain.identity) { item, promise, sequence, context in
+                handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence, context: context))
             }
         }
 
@@ -66,8 +71,14 @@ final class InterceptorChain: @unchecked Sendable {
             promise = envelope.promise
             sequence = envelope.sequence
             origin = envelope.origin
+            context = envelope.context
             passedOn = false
             running = true
+        }
+
+        /// Whether a run is in progress.
+        fileprivate var isRunning: Bool {
+            running
         }
 
         /// Whether the run's item has been passed on so far; nil between runs.
@@ -84,14 +95,14 @@ final class InterceptorChain: @unchecked Sendable {
         fileprivate func receive(_ item: any Dispatchable) {
             guard !passedOn else {
                 // A later item is handled too, without a promise.
-                _ = handle(item, nil, sequence)
+                _ = handle(item, nil, sequence, context)
                 return
             }
             passedOn = true
             // Lent from a local, which nothing else can change meanwhile: not copied.
             var promise: PromiseHandle?
             swap(&promise, &self.promise)
-            let settlement = handle(item, promise, sequence)
+            let settlement = handle(item, promise, sequence, context)
             switch consume settlement {
             case nil:
                 // Settled elsewhere (after the listeners, or by a side effect).
@@ -210,6 +221,19 @@ final class InterceptorChain: @unchecked Sendable {
     /// The item of the run in progress on this thread, if any (see ``InterceptedItem/current``).
     static var currentRun: InterceptedItem? {
         runs.current?.intercepted
+    }
+
+    /// The dispatch context of the run in progress on this thread; nil outside a run, or without one.
+    static var currentRunContext: (any Sendable)? {
+        guard let pass = runs.current, pass.isRunning else { return nil }
+        return pass.context?.value
+    }
+
+    /// Replaces the dispatch context of the run in progress on this thread; false outside a run.
+    static func replaceCurrentRunContext(with value: (any Sendable)?) -> Bool {
+        guard let pass = runs.current, pass.isRunning else { return false }
+        pass.context = value.map(CapturedContext.init)
+        return true
     }
 
     /// Whether the run in progress on this thread has passed its item on so far; nil outside a run.

@@ -97,7 +97,9 @@ extension SideEffectRunner {
                 job.bodyStart = SideEffectEndObservers.now
             }
             let outcome: Result<any Sendable, any Error>
-            if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
+            if job.envelope.context != nil, let dispatchContext = job.taskRunner?.dispatchContext {
+                outcome = await runRestoring(job, with: runner, in: dispatchContext)
+            } else if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
                 outcome = await runTraced(job, with: runner, logger: logger)
             } else {
                 do {
@@ -109,6 +111,30 @@ extension SideEffectRunner {
             guard let next = finishTask(job, outcome: outcome) else { return }
             job = next
         }
+    }
+
+    /// Runs a side effect's body, its whole task, inside its item's dispatch context (restored
+    /// once, so it is in place after every suspension of the body). Apart, so that a task without
+    /// a context keeps no closure in its frame.
+    @inline(never)
+    nonisolated(nonsending) private static func runRestoring(
+        _ job: Job,
+        with runner: ItemKind.AsyncSideEffectRunner,
+        in dispatchContext: DispatchContext
+    ) async -> Result<any Sendable, any Error> {
+        var outcome: Result<any Sendable, any Error> = .failure(KatanaError.dispatchContextNotRestored(item: typeName(of: job.envelope.item)))
+        _ = await dispatchContext.run(job.envelope.context) {
+            if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
+                outcome = await runTraced(job, with: runner, logger: logger)
+            } else {
+                do {
+                    outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+        }
+        return outcome
     }
 
     /// Runs a side effect's body inside a signpost interval, for a store that traces. Apart, so

@@ -35,6 +35,8 @@ final class SideEffectRunner: @unchecked Sendable {
     let activity: ActivitySignal
     /// Told when a side effect ends, when anyone asked.
     let ends: SideEffectEndObservers
+    /// Puts an item's captured context back around its side effect's body, when the store has one.
+    let dispatchContext: DispatchContext?
 
     /// A runner for the store's side effects (each kind's runner holds the store's context),
     /// through `chain` when there is one, on `threads`. `classify` tells what an interceptor passed
@@ -48,8 +50,10 @@ final class SideEffectRunner: @unchecked Sendable {
         activity: ActivitySignal,
         ends: SideEffectEndObservers = SideEffectEndObservers(),
         threads: WorkerThreads = .shared,
-        probe: any ThreadProbe = ProcThreadProbe()
+        probe: any ThreadProbe = ProcThreadProbe(),
+        dispatchContext: DispatchContext? = nil
     ) {
+        self.dispatchContext = dispatchContext
         self.tracer = tracer
         self.chain = chain
         self.classify = classify
@@ -233,8 +237,28 @@ final class SideEffectRunner: @unchecked Sendable {
         return cancellation.map { .failure($0.error(for: job?.itemType ?? type(of: envelope.item))) } ?? outcome
     }
 
-    /// Runs a synchronous side effect's body here; returns its outcome, for its promise.
+    /// Runs a synchronous side effect's body here, inside its item's dispatch context when it
+    /// carries one; returns its outcome, for its promise.
     private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
+        if envelope.context != nil, let dispatchContext {
+            return runBodyRestoring(envelope, with: runner, in: dispatchContext)
+        }
+        return runBodyHere(envelope, with: runner)
+    }
+
+    /// ``runBody(_:with:)`` for an item that carries a dispatch context. Apart, so that a store
+    /// without one keeps no closure for it.
+    @inline(never)
+    private func runBodyRestoring(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner, in dispatchContext: DispatchContext) -> Settlement {
+        var settlement = Settlement.failure(KatanaError.dispatchContextNotRestored(item: typeName(of: envelope.item)))
+        _ = dispatchContext.run(envelope.context) {
+            settlement = runBodyHere(envelope, with: runner)
+        }
+        return settlement
+    }
+
+    /// Runs a synchronous side effect's body here, as it is.
+    private func runBodyHere(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
         SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
                 return .result(.success(try runner(envelope.item, envelope.sequence)))

@@ -17,6 +17,9 @@ final class UpdaterApplier<S: State> {
     /// Applies `item`, a state updater, to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
     ///
+    /// The follow-up runs inside the item's captured dispatch context, `followUpContext`, when it
+    /// has one (restored by `dispatchContext`).
+    ///
     /// Returns how to settle `promise`, unless listeners wait for the change (``Audience/listeners``):
     /// then it goes with the change, and the delivery settles it once every listener has heard it.
     func apply(
@@ -26,6 +29,8 @@ final class UpdaterApplier<S: State> {
         to cell: StateCell<S>,
         for audience: Audience,
         context: any AnySideEffectContext,
+        followUpIn followUpContext: CapturedContext?,
+        of dispatchContext: DispatchContext?,
         tracer: SignpostLogger?
     ) -> Settlement? {
         // A promise that needs the item to settle (an updater replacing a returning side effect,
@@ -35,7 +40,8 @@ final class UpdaterApplier<S: State> {
             if audience.keepsChanges || updater.followUp != nil {
                 return applyKeepingChange(
                     item, with: updater, to: cell, for: audience,
-                    settling: heldForListeners ? promise : nil, context: context
+                    settling: heldForListeners ? promise : nil, context: context,
+                    followUpIn: followUpContext, of: dispatchContext
                 )
             }
             // Nobody holds the state before the update, so it changes the only copy in place.
@@ -68,7 +74,9 @@ final class UpdaterApplier<S: State> {
         to cell: StateCell<S>,
         for audience: Audience,
         settling promise: PromiseHandle?,
-        context: any AnySideEffectContext
+        context: any AnySideEffectContext,
+        followUpIn followUpContext: CapturedContext?,
+        of dispatchContext: DispatchContext?
     ) -> KatanaError? {
         if audience.keepsChanges, updater.followUp == nil, logContinues {
             // The state before this change is the last one recorded: no copy of it.
@@ -96,7 +104,16 @@ final class UpdaterApplier<S: State> {
             logHasChanges = true
         }
         logContinues = audience.keepsChanges
-        updater.followUp?(item, change.old, change.new, context)
+        if let followUp = updater.followUp {
+            guard let dispatchContext, followUpContext != nil else {
+                followUp(item, change.old, change.new, context)
+                return nil
+            }
+            let ran = dispatchContext.run(followUpContext) { followUp(item, change.old, change.new, context) }
+            if !ran {
+                return .dispatchContextNotRestored(item: typeName(of: item))
+            }
+        }
         return nil
     }
 }
