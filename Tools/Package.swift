@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "katana-inspector", targets: ["katana-inspector"]),
         .library(name: "KatanaLogging", targets: ["KatanaLogging"]),
         .library(name: "KatanaMetrics", targets: ["KatanaMetrics"]),
+        .library(name: "KatanaTracing", targets: ["KatanaTracing"]),
         // The service demo (Examples/ServiceDemo), whose --inspect serves its live store.
         .executable(name: "katana-inspected-demo", targets: ["InspectedServiceDemo"]),
         // Test-only: the program the page tests record and serve (Tools/PageTests).
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // The inspector: a web page for a recording file or a running store (docs/Architecture.md,
@@ -113,6 +115,25 @@ let package = Package(
             name: "KatanaMetrics",
             dependencies: ["KatanaToolsSupport", .product(name: "Katana", package: "Katana"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: librarySettings
+        ),
+        // The store's items and side effects as spans, through swift-distributed-tracing (the API
+        // only: the app chooses the exporter).
+        .target(
+            name: "KatanaTracing",
+            dependencies: [
+                "KatanaToolsSupport", .product(name: "Katana", package: "Katana"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: librarySettings
+        ),
+        .testTarget(
+            name: "KatanaTracingTests",
+            dependencies: [
+                "KatanaTracing", "KatanaTestSupport",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "KatanaMetricsTests",

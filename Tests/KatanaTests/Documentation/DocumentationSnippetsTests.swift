@@ -48,6 +48,7 @@ import Testing
         "README.md: dependencies: [": "a client's Package.swift; its package identities are checked below",
         "docs/Testing.md: .testTarget(name: \"AppTests\", dependencies: [": "a client's Package.swift",
         "docs/LoggingAndMetrics.md: dependencies: [": "a client's Package.swift",
+        "docs/Tracing.md: .product(name: \"KatanaTracing\", package: \"Tools\"),": "a line of a client's Package.swift",
         "docs/Testing.md: @testable import App": "imports a client's app module",
         "docs/StoreAndThreading.md: let logger = DispatchableLogger.interceptor(blackList: [Increment.self]) { line in":
             "routes lines to a service's own log (`myServiceLog`); DispatchableLoggerTests covers the logger",

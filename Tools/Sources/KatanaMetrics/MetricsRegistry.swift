@@ -14,6 +14,8 @@ final class MetricsRegistry: @unchecked Sendable {
     private let lock = NSLock()
     /// The handles of each item type seen so far. Guarded by `lock`.
     private var types: [ObjectIdentifier: TypeMetrics] = [:]
+    /// The async side effects' timers, per type and outcome. Guarded by `lock`.
+    private var asyncTimers: [AsyncTimerKey: CoreMetrics.Timer] = [:]
     /// When the next item may read the load for the gauges. Guarded by `lock`.
     private var nextSample: ContinuousClock.Instant
 
@@ -63,6 +65,30 @@ final class MetricsRegistry: @unchecked Sendable {
         }
     }
 
+    /// Times an async side effect's whole task, from its end; ignores other kinds (timed by
+    /// ``record(_:_:took:endingAt:)``) and one whose body never began.
+    func recordEnd(_ end: SideEffectEnd) {
+        guard end.began, end.item is any AsyncSideEffect else { return }
+        let outcome =
+            switch end.outcome {
+            case .succeeded: "succeeded"
+            case .failed: "failed"
+            case .cancelled: "cancelled"
+            }
+        let key = AsyncTimerKey(type: ObjectIdentifier(type(of: end.item)), outcome: outcome)
+        lock.lock()
+        let timer: CoreMetrics.Timer
+        if let made = asyncTimers[key] {
+            timer = made
+        } else {
+            let dimensions = [("type", String(reflecting: type(of: end.item))), ("outcome", outcome)] + self.dimensions
+            timer = CoreMetrics.Timer(label: labels.asyncSideEffectDuration, dimensions: dimensions, factory: factory)
+            asyncTimers[key] = timer
+        }
+        lock.unlock()
+        timer.record(duration: end.duration)
+    }
+
     /// Reads the store's load into the two gauges; does nothing once the store is gone.
     func sampleLoad() {
         guard let load = readLoad() else { return }
@@ -110,6 +136,7 @@ extension MetricsRegistry {
         let items: String
         let updaterDuration: String
         let sideEffectDuration: String
+        let asyncSideEffectDuration: String
         let waitingItems: String
         let activeSideEffects: String
 
@@ -117,9 +144,16 @@ extension MetricsRegistry {
             items = prefix + "_items"
             updaterDuration = prefix + "_updater_duration"
             sideEffectDuration = prefix + "_side_effect_duration"
+            asyncSideEffectDuration = prefix + "_async_side_effect_duration"
             waitingItems = prefix + "_waiting_items"
             activeSideEffects = prefix + "_active_side_effects"
         }
+    }
+
+    /// An async side effect's type and how it ended.
+    struct AsyncTimerKey: Hashable {
+        let type: ObjectIdentifier
+        let outcome: String
     }
 
     /// The handles of one item type: a counter per outcome seen so far, and a timer for the kinds

@@ -18,12 +18,15 @@ import Metrics
 ///   updater (the later interceptors and applying it);
 /// - timer `<prefix>_side_effect_duration`, dimension `type`: the same for a handled synchronous
 ///   side effect, whose body `next` runs on its worker;
+/// - timer `<prefix>_async_side_effect_duration`, dimensions `type` and `outcome` (`succeeded`,
+///   `failed`, `cancelled`): how long an `AsyncSideEffect`'s whole task ran, from its body's start
+///   to its end (the store's ``SideEffectEnd``); one cancelled before its body began is not timed;
 /// - gauges `<prefix>_waiting_items` and `<prefix>_active_side_effects`: the store's
 ///   ``StoreLoad``, read when the store starts and then after an item, at most once a
 ///   `gaugeInterval`.
 ///
-/// An `AsyncSideEffect` is counted but not timed: the store starts its task after the interceptors
-/// return, so `next` covers none of its body, and a duration would measure only the hand-over.
+/// An `AsyncSideEffect`'s task starts after the interceptors return, so `next` covers none of its
+/// body: it is timed from its end instead, which the store reports when its task ends.
 ///
 /// Each store starts its own copy, with metric handles of its own; two stores that report under
 /// the same prefix should be told apart by a dimension. The handles for an item type and outcome
@@ -62,6 +65,7 @@ public struct StoreMetrics: Interceptor {
             readLoad: { context.storeLoad }
         )
         registry.sampleLoad()
+        context.observeSideEffectEnds { end in registry.recordEnd(end) }
         self.registry = registry
     }
 

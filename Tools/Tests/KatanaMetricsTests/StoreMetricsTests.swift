@@ -81,17 +81,25 @@ import Testing
         #expect(metrics.timers(label: "katana_updater_duration").isEmpty)
     }
 
-    @Test func asyncSideEffectsAreCountedButNotTimed() async throws {
+    @Test func asyncSideEffectsAreTimedFromTheirEnd_theWholeTask_perOutcome() async throws {
         let metrics = TestMetrics()
         let (store, finished) = Self.store(StoreMetrics(factory: metrics))
         // Awaited, not waited for: the side effect's task needs a thread of the cooperative pool.
         try await store.dispatch(AsyncNap()).settled()
-        try await finished.waitForCount(2)
+        await #expect(throws: Refusal()) { try await store.dispatch(AsyncNap(fails: true)).settled() }
+        try await finished.waitForCount(3)
 
-        #expect(try metrics.expectCounter("katana_items", Self.counted(AsyncNap.self, "asyncSideEffect", "handled")).totalValue == 1)
+        #expect(try metrics.expectCounter("katana_items", Self.counted(AsyncNap.self, "asyncSideEffect", "handled")).totalValue == 2)
         #expect(try metrics.expectCounter("katana_items", Self.counted(Bump.self, "updater", "handled")).totalValue == 1)
+        // The end is reported before the promise settles: both are recorded by now.
+        let succeeded = try metrics.expectTimer("katana_async_side_effect_duration", [("type", name(AsyncNap.self)), ("outcome", "succeeded")])
+        let failed = try metrics.expectTimer("katana_async_side_effect_duration", [("type", name(AsyncNap.self)), ("outcome", "failed")])
+        #expect(succeeded.values.count == 1)
+        #expect(failed.values.count == 1)
+        // The body sleeps 20 ms after its first suspension: the whole task, not the hand-over.
+        #expect(succeeded.values.allSatisfy { $0 >= 20_000_000 })
+        #expect(failed.values.allSatisfy { $0 >= 20_000_000 })
         #expect(metrics.timers(label: "katana_side_effect_duration").isEmpty)
-        #expect(!metrics.timers.contains { timer in timer.dimensions.contains { $0 == ("type", name(AsyncNap.self)) } })
     }
 
     @Test func theGaugesAreReadWhenTheStoreStarts() throws {

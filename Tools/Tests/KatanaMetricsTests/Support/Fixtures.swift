@@ -16,10 +16,13 @@ struct Nap: SideEffect {
     }
 }
 
-/// An async side effect that sleeps a little, then dispatches a ``Bump``.
+/// An async side effect that sleeps a little, then dispatches a ``Bump`` (or fails).
 struct AsyncNap: AsyncSideEffect {
+    /// Throws ``Refusal`` after its sleep, instead of dispatching.
+    var fails = false
     func sideEffect(_ context: CounterContext) async throws {
         try await Task.sleep(for: .milliseconds(20))
+        if fails { throw Refusal() }
         try await context.dispatch(Bump()).value
     }
 }

@@ -1,0 +1,100 @@
+import Katana
+import KatanaToolsSupport
+import Tracing
+
+/// An interceptor that traces the store's work with swift-distributed-tracing: a span per item, as a
+/// child of the span of the code that dispatched it, and a span per side effect, from when it is
+/// handed to the store to its end, under which what the side effect dispatches nests.
+///
+/// ```swift
+/// let store = Store<AppState, AppDependencies>(
+///     interceptors: Interceptors { StoreTracing() },
+///     configuration: .init(dispatchContext: .serviceContext)
+/// )
+/// ```
+///
+/// It needs the store's dispatch context to be ``Katana/DispatchContext/serviceContext`` (or one
+/// that carries a `ServiceContext` likewise): without it every item's span is a root of its own.
+///
+/// - The item's span is named after the item's type (`AddTodo`), with attributes
+///   `katana.item.kind` (`updater`, `sideEffect`, `asyncSideEffect`, `other`),
+///   `katana.item.origin`, `katana.item.sequence` and `katana.item.outcome` (`handled`, `blocked`,
+///   `rejected`; an error thrown by a later interceptor is recorded on the span). It lasts while
+///   the later interceptors run, and the updater is applied or the side effect's body runs, as
+///   `next` does.
+/// - A side effect's span, `<type> side effect`, is a child of its item's span. The side effect
+///   runs inside it: for an `AsyncSideEffect` its whole task, however long after the item's span
+///   ended. It ends when the store reports the side effect's end, with `katana.side_effect.outcome`
+///   (`succeeded`, `failed` with the error recorded and the status set to error, `cancelled` with
+///   `katana.side_effect.cancelled_by`), or at once, `blocked` or `rejected`, when it is not passed on.
+///
+/// Spans end on the thread where the item or the side effect ended; the tracer's `end` should not
+/// block (the exporters of swift-otel and the in-memory tracer hand the span over and return).
+public struct StoreTracing: Interceptor {
+    private let givenTracer: (any Tracer)?
+    /// The tracer this store's copy uses, and its open side-effect spans; nil before ``start(in:)``.
+    private var started: (tracer: any Tracer, spans: SideEffectSpans)?
+
+    /// Spans made by `tracer` (nil: the tracer `InstrumentationSystem` was bootstrapped with, as of
+    /// when the store starts).
+    public init(tracer: (any Tracer)? = nil) {
+        givenTracer = tracer
+    }
+
+    /// Subscribes to the store's side-effect ends, which end the side effects' spans.
+    public mutating func start(in context: any AnySideEffectContext) {
+        let spans = SideEffectSpans()
+        context.observeSideEffectEnds { end in spans.end(end) }
+        started = (givenTracer ?? InstrumentationSystem.tracer, spans)
+    }
+
+    /// Opens the item's span (and a side effect's) under the dispatching code's context, passes the
+    /// item on inside it, and ends the item's span with its outcome.
+    public func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+        guard let started, let current = InterceptedItem.current else {
+            try next(item)
+            return
+        }
+        let parent = InterceptedItem.currentDispatchContext as? ServiceContext ?? .topLevel
+        let kind = ItemKind(of: item)
+        let name = String(describing: type(of: item))
+        let itemSpan = Self.startSpan(started.tracer, name, context: parent)
+        itemSpan.attributes["katana.item.kind"] = kind.rawValue
+        itemSpan.attributes["katana.item.origin"] = String(describing: current.origin)
+        itemSpan.attributes["katana.item.sequence"] = Int(truncatingIfNeeded: current.sequence)
+        var runsSideEffect = false
+        if kind == .sideEffect || kind == .asyncSideEffect {
+            let span = Self.startSpan(started.tracer, name + " side effect", context: itemSpan.context)
+            started.spans.keep(span, for: current.sequence)
+            // The side effect's body, and what it dispatches, run inside its span.
+            InterceptedItem.setCurrentDispatchContext(span.context)
+            runsSideEffect = true
+        } else {
+            InterceptedItem.setCurrentDispatchContext(itemSpan.context)
+        }
+        do {
+            try next(item)
+        } catch {
+            let outcome = ItemOutcome.afterThrow
+            finish(itemSpan, outcome, sideEffect: runsSideEffect ? current.sequence : nil, in: started.spans)
+            itemSpan.recordError(error)
+            itemSpan.end()
+            throw error
+        }
+        finish(itemSpan, ItemOutcome.afterNext, sideEffect: runsSideEffect ? current.sequence : nil, in: started.spans)
+        itemSpan.end()
+    }
+
+    /// Sets the item's outcome, and ends the span of a side effect that will not run.
+    private func finish(_ span: any Span, _ outcome: ItemOutcome, sideEffect sequence: UInt64?, in spans: SideEffectSpans) {
+        span.attributes["katana.item.outcome"] = outcome.rawValue
+        if let sequence, outcome != .handled {
+            spans.abandon(sequence, outcome: outcome.rawValue)
+        }
+    }
+
+    /// A span named `name` under `context`, from `tracer`, whatever its type of span.
+    private static func startSpan(_ tracer: any Tracer, _ name: String, context: ServiceContext) -> any Span {
+        tracer.startSpan(name, context: context, ofKind: .internal)
+    }
+}
