@@ -30,9 +30,14 @@ public struct DispatchContext: Sendable {
     ) async -> Void
 
     /// Reads the dispatching code's context; nil when it has none (the item then carries none).
-    let capture: @Sendable () -> (any Sendable)?
-    let restore: Restore
-    let restoreAsync: RestoreAsync
+    public let capture: @Sendable () -> (any Sendable)?
+    /// Runs a body with a captured value in place: what the store does around a synchronous side
+    /// effect, and what an interceptor may do to work inside an item's context (a log line whose
+    /// metadata provider reads it).
+    public let restore: Restore
+    /// Runs an async body with a captured value in place: what the store does around an async
+    /// side effect's task.
+    public let restoreAsync: RestoreAsync
 
     /// A dispatch context that reads the dispatching code's context with `capture`, called on the
     /// thread or task that dispatches (it must be quick, and must not throw or dispatch), and puts

@@ -21,6 +21,15 @@ import Logging
 /// read of that level and nothing else: no clock, no metadata. When it keeps only `rejectedLevel`
 /// (a service logging at `.info`, with the defaults), every item is still timed, so that a
 /// rejection's line has its duration, and only rejections make metadata.
+///
+/// Given the store's dispatch context, it writes each line inside the context the item carries
+/// (the request that dispatched it), so that the logger's metadata provider — swift-log's way of
+/// adding what task-locals say, such as a tracer's trace and span ids — reads the request's
+/// (`traceIDs` is the provider the app's tracer gives; `.serviceContext` is KatanaTracing's):
+///
+/// ```swift
+/// StoreLogger(Logger(label: "app.store", metadataProvider: traceIDs), dispatchContext: .serviceContext)
+/// ```
 public struct StoreLogger: Interceptor {
     private let logger: Logger
     private let level: Logger.Level
@@ -30,15 +39,20 @@ public struct StoreLogger: Interceptor {
     private let skipped: Set<ObjectIdentifier>
     /// The names and kinds of the types logged so far, shared by the copies of this logger.
     private let types = LoggedTypes()
+    /// Puts an item's dispatch context in place while its line is written, when given.
+    private let dispatchContext: DispatchContext?
 
     /// A logger that writes to `logger`: handled and blocked items at `level`, rejected ones at
-    /// `rejectedLevel`, and nothing for the types in `skipping` (a timer's tick, say).
+    /// `rejectedLevel`, and nothing for the types in `skipping` (a timer's tick, say); each line
+    /// written inside its item's context when `dispatchContext` (the store's) is given.
     public init(
         _ logger: Logger,
         level: Logger.Level = .debug,
         rejectedLevel: Logger.Level = .warning,
-        skipping: [any Dispatchable.Type] = []
+        skipping: [any Dispatchable.Type] = [],
+        dispatchContext: DispatchContext? = nil
     ) {
+        self.dispatchContext = dispatchContext
         self.logger = logger
         self.level = level
         self.rejectedLevel = rejectedLevel
@@ -55,6 +69,8 @@ public struct StoreLogger: Interceptor {
             return
         }
         let intercepted = InterceptedItem.current
+        // Read before `next`: what the item carries from where it was dispatched.
+        let itemContext = dispatchContext == nil ? nil : InterceptedItem.currentDispatchContext
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -64,12 +80,12 @@ public struct StoreLogger: Interceptor {
             // An error thrown after the item was passed on does not undo its handling: the store
             // counts it as handled, and so does the line (which still carries the error).
             let outcome = ItemOutcome.afterThrow
-            write(item, intercepted, outcome, duration, error: error)
+            write(item, intercepted, outcome, duration, error: error, in: itemContext)
             throw error
         }
         let duration = start.duration(to: clock.now)
         let outcome = ItemOutcome.afterNext
-        write(item, intercepted, outcome, duration, error: nil)
+        write(item, intercepted, outcome, duration, error: nil, in: itemContext)
     }
 
     /// Writes the line for one item, at the level its outcome calls for.
@@ -78,7 +94,8 @@ public struct StoreLogger: Interceptor {
         _ intercepted: InterceptedItem?,
         _ outcome: ItemOutcome,
         _ duration: Duration,
-        error: (any Error)?
+        error: (any Error)?,
+        in itemContext: (any Sendable)?
     ) {
         let lineLevel = outcome == .rejected ? rejectedLevel : level
         guard lineLevel >= logger.logLevel else { return }
@@ -96,7 +113,14 @@ public struct StoreLogger: Interceptor {
         if let error {
             metadata[MetadataKey.error] = .string(String(describing: error))
         }
-        logger.log(level: lineLevel, "dispatched \(item.debugDescription)", error: error, metadata: metadata)
+        let message: Logger.Message = "dispatched \(item.debugDescription)"
+        if let dispatchContext, let itemContext {
+            dispatchContext.restore(itemContext) {
+                logger.log(level: lineLevel, message, error: error, metadata: metadata)
+            }
+        } else {
+            logger.log(level: lineLevel, message, error: error, metadata: metadata)
+        }
     }
 }
 

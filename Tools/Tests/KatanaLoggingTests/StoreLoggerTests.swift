@@ -201,4 +201,50 @@ extension Collection {
     var only: Element? {
         count == 1 ? first : nil
     }
+
+}
+
+/// Lines written inside the item's dispatch context, for the logger's metadata provider.
+extension StoreLoggerTests {
+    /// A request id in a task-local, as a tracer's context is.
+    enum Request {
+        @TaskLocal static var id: String?
+    }
+
+    @Test func givenTheStoresDispatchContextEachLineCarriesWhatItsItemsRequestProvides() async throws {
+        let requestContext = DispatchContext(
+            capture: { Request.id },
+            restore: { value, body in Request.$id.withValue(value as? String) { body() } },
+            restoreAsync: { value, body in await Request.$id.withValue(value as? String) { await body() } }
+        )
+        let requestIDs = Logger.MetadataProvider { Request.id.map { ["request": .string($0)] } ?? [:] }
+        let log = CapturedLog()
+        let finished = LockedList<String>()
+        let store = CounterStore(
+            interceptors: Interceptors {
+                FinishLine(finished: finished)
+                StoreLogger(log.logger(metadataProvider: requestIDs), dispatchContext: requestContext)
+            },
+            configuration: .init(dispatchContext: requestContext)
+        )
+        try await Request.$id.withValue("r1") {
+            try await store.dispatch(ForwardLater()).settled()
+        }
+        try await store.dispatch(Bump()).settled()
+        try await finished.waitForCount(3)
+
+        // The side effect and what it dispatched from its task belong to r1; the last Bump to none.
+        #expect(log.records(about: ForwardLater.self).map { $0.text("request") } == ["r1"])
+        #expect(log.records(about: Bump.self).map { $0.text("request") } == ["r1", nil])
+    }
+
+    @Test func withoutTheDispatchContextTheLinesCarryNoRequest() async throws {
+        let requestIDs = Logger.MetadataProvider { Request.id.map { ["request": .string($0)] } ?? [:] }
+        let (store, log, finished) = Self.loggedStore { StoreLogger($0.logger(metadataProvider: requestIDs)) }
+        try await Request.$id.withValue("r1") {
+            try await store.dispatch(Bump()).settled()
+        }
+        try await finished.waitForCount(1)
+        #expect(log.records(about: Bump.self).map { $0.text("request") } == [nil])
+    }
 }

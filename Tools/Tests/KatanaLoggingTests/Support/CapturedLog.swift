@@ -10,9 +10,12 @@ import Logging
 final class CapturedLog: Sendable {
     private let events = LockedList<LogEvent>()
 
-    /// A logger whose lines come here, keeping those at `level` or above.
-    func logger(level: Logger.Level = .trace) -> Logger {
-        var logger = Logger(label: "katana.logging.tests") { _ in CapturingHandler(log: self) }
+    /// A logger whose lines come here, keeping those at `level` or above, with what
+    /// `metadataProvider` adds when it is given.
+    func logger(level: Logger.Level = .trace, metadataProvider: Logger.MetadataProvider? = nil) -> Logger {
+        // The provider goes to the handler, as the factory form of Logger(label:factory:) does
+        // with the bootstrapped one.
+        var logger = Logger(label: "katana.logging.tests") { _ in CapturingHandler(log: self, metadataProvider: metadataProvider) }
         logger.logLevel = level
         return logger
     }
@@ -38,6 +41,8 @@ private struct CapturingHandler: LogHandler {
     let log: CapturedLog
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
+    /// Read when an event is logged, on the thread that logs it, as swift-log's handlers do.
+    var metadataProvider: Logger.MetadataProvider?
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -45,6 +50,10 @@ private struct CapturingHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
+        var event = event
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
+            event.metadata = provided.merging(event.metadata ?? [:]) { _, line in line }
+        }
         log.append(event)
     }
 }
