@@ -105,6 +105,9 @@ public struct RecordingEntry: Sendable {
     public let stateAfter: JSONValue?
     /// Its line in the file (the header is line 1).
     public let line: Int
+    /// The request it was dispatched for, as the recorder's correlation function named it; nil
+    /// when none was named, and in recordings made without one.
+    public let correlation: String?
 }
 
 /// Where items were dropped because the file's writer fell behind.

@@ -95,7 +95,8 @@ public struct RecordingReader: Sendable {
         let read = RecordingEntry(
             position: entry.position, sequence: entry.sequence, time: Date(timeIntervalSince1970: entry.time),
             origin: origin, typeName: entry.type, kind: entry.kind, outcome: outcome,
-            encoding: entry.replayable ? entry.item : nil, rendering: entry.rendering, stateAfter: state, line: number
+            encoding: entry.replayable ? entry.item : nil, rendering: entry.rendering, stateAfter: state, line: number,
+            correlation: entry.correlation
         )
         return .entry(read, changes: changes)
     }

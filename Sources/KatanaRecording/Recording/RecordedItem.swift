@@ -27,12 +27,15 @@ public struct RecordedItem<S: State>: Sendable {
     /// The store's state once the item was handled (for a side effect, as it was when the side
     /// effect's body returned or its task started).
     public let stateAfter: S
+    /// The request (or other work) it was dispatched for, as the recorder's correlation function
+    /// named it from the item's dispatch context; nil when there is no function or no context.
+    public let correlation: String?
 
-    /// An entry for `item`.
+    /// An entry for `item`, dispatched for the work `correlation` names (nil: none known).
     @inlinable
     public init(
         position: UInt64, sequence: UInt64, time: Date, origin: DispatchOrigin,
-        item: any Dispatchable, kind: Kind, outcome: Outcome, stateAfter: S
+        item: any Dispatchable, kind: Kind, outcome: Outcome, stateAfter: S, correlation: String? = nil
     ) {
         self.position = position
         self.sequence = sequence
@@ -42,6 +45,7 @@ public struct RecordedItem<S: State>: Sendable {
         self.kind = kind
         self.outcome = outcome
         self.stateAfter = stateAfter
+        self.correlation = correlation
     }
 
     /// The item's type, fully qualified (as `String(reflecting:)` writes it).

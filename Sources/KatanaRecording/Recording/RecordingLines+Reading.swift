@@ -33,6 +33,7 @@ extension RecordingLines {
         entry.item = reader.optional("item")
         entry.rendering = try reader.optionalString("rendering")
         entry.error = try reader.optionalString("error")
+        entry.correlation = try reader.optionalString("correlation")
         entry.state = reader.optional("state")
         if let changes = reader.optional("changes") {
             entry.changes = try patch(changes)

@@ -82,6 +82,9 @@ enum RecordingLines {
         /// The changes from the state after the previous item to the state after this one (none
         /// when neither this nor ``state`` is there: the state did not change).
         var changes: JSONPatch?
+        /// The request the item was dispatched for, as the recorder's correlation function named
+        /// it; absent when none was named (and in recordings made before it was written).
+        var correlation: String?
     }
 
     /// How a side effect ended (version 2 on): `end` is its item's sequence.

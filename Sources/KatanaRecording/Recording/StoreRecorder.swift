@@ -15,24 +15,44 @@ import Katana
 /// })
 /// ```
 ///
+/// In a store with a dispatch context (``Katana/DispatchContext``), a `correlation` function names
+/// the request each item was dispatched for, from the context the item carries (a trace id, a
+/// request id): the recording keeps it with the item, and the inspector shows every item of one
+/// request.
+///
 /// It keeps items and states as values and encodes nothing on the store's queue: a sink encodes
 /// later, elsewhere (docs/Recording.md). Its path for each item is inlinable, so that it runs
 /// specialised for the app's state type (docs/PERFORMANCE.md, "Recording").
 public struct StoreRecorder<S: State>: Interceptor {
+    /// Names the request (or other work) an item was dispatched for, from the dispatch context it
+    /// carries; nil when the context names none.
+    public typealias Correlation = @Sendable (_ dispatchContext: any Sendable) -> String?
+
+    /// The longest correlation kept, in Unicode scalars: a longer one is cut to its first 128, so
+    /// that a function that returns too much cannot bloat the recording.
+    public static var maximumCorrelationLength: Int { 128 }
+
     @usableFromInline
     let journal: RecorderJournal<S>
     /// Reads the store's state as an `S`, once the store has started; nil before.
     @usableFromInline
     var readState: (@Sendable () -> S?)?
+    /// Names each item's request from its dispatch context; nil records none (and costs one check).
+    @usableFromInline
+    let correlate: Correlation?
 
-    /// A recorder that puts what it records into `sinks`, in order.
-    public init(to sinks: any RecordingSink<S>...) {
+    /// A recorder that puts what it records into `sinks`, in order, and, given `correlation`,
+    /// keeps with each item that carries a dispatch context what the function names it.
+    public init(to sinks: any RecordingSink<S>..., correlation: Correlation? = nil) {
         journal = RecorderJournal(sinks: sinks)
+        correlate = correlation
     }
 
-    /// A recorder that puts what it records into `sinks`, in order.
-    public init(to sinks: [any RecordingSink<S>]) {
+    /// A recorder that puts what it records into `sinks`, in order, and, given `correlation`,
+    /// keeps with each item that carries a dispatch context what the function names it.
+    public init(to sinks: [any RecordingSink<S>], correlation: Correlation? = nil) {
         journal = RecorderJournal(sinks: sinks)
+        correlate = correlation
     }
 
     /// Reads the store's state before any item and tells the sinks.
@@ -63,23 +83,40 @@ public struct StoreRecorder<S: State>: Interceptor {
             return
         }
         let intercepted = InterceptedItem.current
+        // Read before `next`: the item's context is only there until the interceptors return.
+        let correlation = correlate.flatMap(Self.correlation)
         do {
             try next(item)
         } catch {
             let handled = InterceptedItem.currentHasReachedStore == true
-            record(item, intercepted, outcome: handled ? .handled : .rejected("\(error)"), state: readState())
+            record(item, intercepted, correlation, outcome: handled ? .handled : .rejected("\(error)"), state: readState())
             throw error
         }
         let blocked = InterceptedItem.currentHasReachedStore == false
-        record(item, intercepted, outcome: blocked ? .blocked : .handled, state: readState())
+        record(item, intercepted, correlation, outcome: blocked ? .blocked : .handled, state: readState())
     }
 
     @inlinable
-    func record(_ item: any Dispatchable, _ intercepted: InterceptedItem?, outcome: RecordedOutcome, state: S?) {
+    func record(_ item: any Dispatchable, _ intercepted: InterceptedItem?, _ correlation: String?, outcome: RecordedOutcome, state: S?) {
         guard let state else { return }
         journal.append(
-            item, sequence: intercepted?.sequence ?? 0, origin: intercepted?.origin ?? .outside, outcome: outcome, stateAfter: state
+            item, sequence: intercepted?.sequence ?? 0, origin: intercepted?.origin ?? .outside, outcome: outcome, stateAfter: state,
+            correlation: correlation
         )
+    }
+
+    /// What `correlate` names the intercepted item's dispatch context, cut to
+    /// ``maximumCorrelationLength``; nil when the item carries no context or the name is empty.
+    @usableFromInline
+    static func correlation(_ correlate: Correlation) -> String? {
+        guard let context = InterceptedItem.currentDispatchContext, let name = correlate(context), !name.isEmpty else { return nil }
+        let limit = maximumCorrelationLength
+        // At least one UTF-8 byte per scalar: a name this short is within the limit.
+        guard name.utf8.count > limit, name.unicodeScalars.count > limit else { return name }
+        // Cut by scalars, not characters: one character may join any number of scalars.
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: name.unicodeScalars.prefix(limit))
+        return String(cut)
     }
 }
 
@@ -165,14 +202,16 @@ public struct StoreRecorder<S: State>: Interceptor {
     }
 
     @inlinable
-    func append(_ item: any Dispatchable, sequence: UInt64, origin: DispatchOrigin, outcome: RecordedOutcome, stateAfter: S) {
+    func append(
+        _ item: any Dispatchable, sequence: UInt64, origin: DispatchOrigin, outcome: RecordedOutcome, stateAfter: S, correlation: String?
+    ) {
         let time = Date()
         lock.lock()
         defer { lock.unlock() }
         let (position, kind) = counts.next(item)
         let recorded = RecordedItem(
             position: position, sequence: sequence, time: time, origin: origin,
-            item: item, kind: kind, outcome: outcome, stateAfter: stateAfter
+            item: item, kind: kind, outcome: outcome, stateAfter: stateAfter, correlation: correlation
         )
         if flightRecorders.count == 1, files.isEmpty, otherSinks.isEmpty {
             // One flight recorder, the common case: the item moves into it, uncopied.

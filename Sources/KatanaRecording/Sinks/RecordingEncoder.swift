@@ -56,6 +56,7 @@ final class RecordingEncoder<S: State> {
             origin: RecordingLines.Origin(recorded.origin), type: recorded.typeName, kind: recorded.kind,
             replayable: false, outcome: outcome, error: error
         )
+        entry.correlation = recorded.correlation
         if let encodable = recorded.item as? any Encodable, let item = try? jsonValue(encodable) {
             entry.item = item
             entry.replayable = true

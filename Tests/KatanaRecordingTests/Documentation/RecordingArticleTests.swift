@@ -53,6 +53,28 @@ import Testing
         #expect(lastItems.entries.count == 3)
     }
 
+    @Test func recordWhichRequestEachItemWasDispatchedFor() async throws {
+        let url = temporaryRecordingURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recordingFile = try RecordingFile<TodoState>(writingTo: url)
+        let requestContext = CorrelationTests.requestContext
+
+        let store = Store<TodoState, EmptySideEffectDependencyContainer>(
+            interceptors: Interceptors {
+                StoreRecorder(to: recordingFile, correlation: { context in context as? String })   // the request id
+            },
+            configuration: .init(dispatchContext: requestContext)   // docs/Tracing.md
+        )
+
+        try await CorrelationTests.Request.$id.withValue("request-7") {
+            try await store.dispatch(LoadTodos(titles: ["milk"])).settled()
+        }
+        try await store.waitUntilIdle()
+        recordingFile.close()
+        let recording = try Recording<TodoState>(contentsOf: url)
+        #expect(recording.entries.map(\.correlation) == ["request-7", "request-7", "request-7"])
+    }
+
     @Test func aReplayInATest() async throws {
         let recording = try await ReplayFixture.recording()
         assertReplay(recording, into: Store<TodoState, EmptySideEffectDependencyContainer>(), items: [AddTodo.self, ToggleTodo.self])
