@@ -49,6 +49,47 @@ import Testing
         }
     }
 
+    /// The request a test's dispatching code runs for.
+    enum Request {
+        @TaskLocal static var id: String?
+    }
+
+    @Test func everyItemKeepsTheRequestItWasDispatchedFor() async throws {
+        let inspector = LiveInspector<AppState>(configuration: InspectorConfiguration(port: 0))
+        defer { inspector.stop() }
+        let requestContext = DispatchContext(
+            capture: { Request.id },
+            restore: { value, body in Request.$id.withValue(value as? String) { body() } },
+            restoreAsync: { value, body in await Request.$id.withValue(value as? String) { await body() } }
+        )
+
+        let store = Store<AppState, AppDependencies>(
+            interceptors: Interceptors {
+                StoreRecorder(to: inspector, correlation: { context in context as? String })   // the request id
+            },
+            configuration: .init(dispatchContext: requestContext)   // docs/Tracing.md
+        )
+
+        try await Request.$id.withValue("request-7") {
+            try await store.dispatch(Visit()).settled()
+        }
+        try await store.dispatch(Visit()).settled()
+        let url = try await withTimeout("the inspector to listen") { try await inspector.serving() }
+        var rows: [JSONValue] = []
+        try await poll("both items on the inspector's side") {
+            inspector.flush()
+            let answer = try await URLSession.shared.data(from: try #require(URL(string: "api/items", relativeTo: url))).0
+            rows = try JSONDecoder().decode(JSONValue.self, from: answer)["rows"].flatMap { value in
+                if case .array(let rows) = value { rows } else { nil }
+            } ?? []
+            return rows.count == 2
+        }
+        let correlations = rows.map { row -> JSONValue? in
+            if case .array(let columns) = row, columns.count > 12 { columns[12] } else { nil }
+        }
+        #expect(correlations == [.string("request-7"), .null])
+    }
+
     @Test func theLiveHistorysByteBoundIsASettingOfTheConfiguration() {
         let configuration = InspectorConfiguration(liveHistoryByteLimit: 64 << 20)   // 64 MiB instead of 256
         #expect(configuration.liveHistoryByteLimit == 64 << 20)

@@ -21,6 +21,10 @@ struct InspectedItem: Sendable {
     let rendering: String?
     /// What it changed in the state; nil when the state before it is not known.
     let changes: StateChanges?
+    /// The request it was dispatched for, as the recorder named it; nil when it named none. Not
+    /// shared through the name table: a live store's requests never repeat after a while, and the
+    /// table would keep every one.
+    let correlation: String?
     /// Whether the state after it is known (states recorded, and no gap without a whole state since).
     let stateKnown: Bool
     /// About how many bytes it takes in memory: its fields, its encoding or drawing, what it
@@ -45,11 +49,17 @@ struct InspectedItem: Sendable {
         itemText = entry.encoding?.jsonText
         rendering = entry.rendering
         self.changes = changes
+        correlation = entry.correlation
         stateKnown = entry.stateAfter != nil
         let textBytes = itemText.map { Self.allocation($0.count) } ?? 0
-        // A string of up to 15 UTF-8 bytes is kept inline.
-        let renderingBytes = rendering.map { $0.utf8.count > 15 ? Self.allocation($0.utf8.count + 1) : 0 } ?? 0
-        byteCount = MemoryLayout<InspectedItem>.stride + Self.indexEntryBytes + textBytes + renderingBytes + (changes?.estimatedByteCount ?? 0)
+        byteCount = MemoryLayout<InspectedItem>.stride + Self.indexEntryBytes + textBytes + Self.stringBytes(rendering)
+            + Self.stringBytes(correlation) + (changes?.estimatedByteCount ?? 0)
+    }
+
+    /// What a string takes beyond its place in the item: nothing up to 15 UTF-8 bytes, which are
+    /// kept inline.
+    private static func stringBytes(_ text: String?) -> Int {
+        text.map { $0.utf8.count > 15 ? allocation($0.utf8.count + 1) : 0 } ?? 0
     }
 
     /// What an item's entry in the history's index by sequence takes (two integers in a

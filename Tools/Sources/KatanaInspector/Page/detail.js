@@ -1,5 +1,5 @@
-// The selected item's panel: its header (position, type, time, origin, outcome, and how a side
-// effect ended: ends.js), its error, what it changed (diff.js), the state after it (tree.js) and
+// The selected item's panel: its header (position, type, time, origin, the request it was
+// dispatched for, outcome, and how a side effect ended: ends.js), its error, what it changed (diff.js), the state after it (tree.js) and
 // the item itself. Details are fetched from the API and the last few kept, so that stepping back
 // and forth is quick.
 (function (K) {
@@ -95,6 +95,9 @@
     type.classList.add("mono");
     addField(header, "Time", typeof d.time === "number" ? fullTime(d.time) : "—", "detail-time");
     addField(header, "Origin", originContent(d.origin), "detail-origin");
+    if (typeof d.correlation === "string" && d.correlation) {
+      addField(header, "Request", correlationContent(d.correlation), "detail-correlation");
+    }
     addField(header, "Outcome", el("span", "badge " + d.outcome, d.outcome), "detail-outcome");
     const end = K.endContent(d);
     if (end) addField(header, "Ended", end, "detail-end");
@@ -114,6 +117,21 @@
     } else {
       item.textContent = "(not recorded)";
     }
+  }
+
+  // The request the item was dispatched for, and a button that filters the timeline down to
+  // every item of it.
+  function correlationContent(correlation) {
+    const span = el("span");
+    const value = el("span", "mono", correlation);
+    value.dataset.testid = "detail-correlation-value";
+    const button = el("button", "secondary small", "Show its items");
+    button.type = "button";
+    button.dataset.testid = "detail-correlation-filter";
+    button.title = "Show every item dispatched for this request, and only those";
+    button.addEventListener("click", () => K.filterByCorrelation(correlation));
+    span.append(value, " ", button);
+    return span;
   }
 
   // Where the item came from: text, or for a side effect the page has, a link that selects it.

@@ -1,14 +1,15 @@
-// The filter bar: type, origin, outcome, how a side effect ended and a text search. It keeps
+// The filter bar: type, origin, outcome, how a side effect ended, the request an item was
+// dispatched for (its correlation, matched exactly) and a text search. It keeps
 // model.shown, the indices of the rows that pass, and the count beside the filters ("showing 1
 // of 308").
 (function (K) {
   "use strict";
 
   const { $, el, fmt, shortType } = K;
-  const { TYPE, FROM, ONAME, OUTCOME, PREVIEW, ERROR } = K.col;
+  const { TYPE, FROM, ONAME, OUTCOME, PREVIEW, ERROR, CORR } = K.col;
   const model = K.model;
 
-  let typeSelect, originSelect, endedSelect, searchInput, outcomeBoxes;
+  let typeSelect, originSelect, endedSelect, correlationInput, searchInput, outcomeBoxes;
   let filter = null;            // what the filters say, read from the form by currentFilter
   let searchTimer = 0;
 
@@ -66,14 +67,16 @@
     else if (origin.startsWith("sideEffect:")) { originFrom = "sideEffect"; originName = origin.slice(11); }
     else if (origin.startsWith("storeWork:")) { originFrom = "storeWork"; originName = origin.slice(10); }
     const terms = searchInput.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const correlation = correlationInput.value;     // exactly: the detail's button puts it here as recorded
     return {
       type: typeSelect.value || null,
       outcomes: outcomes,
       originFrom: originFrom,
       originName: originName,
       ended: endedSelect.value || null,
+      correlation: correlation || null,
       terms: terms,
-      active: !!(typeSelect.value || origin || endedSelect.value || terms.length || outcomeBoxes.some((b) => !b.checked)),
+      active: !!(typeSelect.value || origin || endedSelect.value || correlation || terms.length || outcomeBoxes.some((b) => !b.checked)),
     };
   }
 
@@ -81,12 +84,14 @@
     if (f.type !== null && row[TYPE] !== f.type) return false;
     if (f.outcomes[row[OUTCOME]] === false) return false;
     if (f.ended !== null && K.endState(row) !== f.ended) return false;
+    if (f.correlation !== null && row[CORR] !== f.correlation) return false;
     if (f.originFrom !== null) {
       if (row[FROM] !== f.originFrom) return false;
       if (f.originName !== null && (row[ONAME] || "") !== f.originName) return false;
     }
     if (f.terms.length) {
-      const haystack = (row[TYPE] + "\n" + K.originText(row) + "\n" + (row[PREVIEW] || "") + "\n" + (row[ERROR] || "")).toLowerCase();
+      const haystack = (row[TYPE] + "\n" + K.originText(row) + "\n" + (row[PREVIEW] || "") + "\n" + (row[ERROR] || "") + "\n" +
+        (row[CORR] || "")).toLowerCase();
       for (const term of f.terms) if (haystack.indexOf(term) < 0) return false;
     }
     return true;
@@ -167,10 +172,24 @@
     }
   };
 
+  // Shows every item dispatched for the request `correlation` (the detail's button), and only
+  // those: the other filters are cleared, and the selection stays in view.
+  K.filterByCorrelation = function (correlation) {
+    clearTimeout(searchTimer);
+    typeSelect.value = "";
+    originSelect.value = "";
+    endedSelect.value = "";
+    searchInput.value = "";
+    for (const box of outcomeBoxes) box.checked = true;
+    correlationInput.value = correlation;
+    K.applyFilters(true);
+  };
+
   K.clearFilters = function () {
     typeSelect.value = "";
     originSelect.value = "";
     endedSelect.value = "";
+    correlationInput.value = "";
     searchInput.value = "";
     for (const box of outcomeBoxes) box.checked = true;
     K.applyFilters(true);
@@ -181,6 +200,7 @@
     originSelect = $("filter-origin");
     endedSelect = $("filter-ended");
     searchInput = $("filter-search");
+    correlationInput = $("filter-correlation");
     outcomeBoxes = Array.from(document.querySelectorAll('input[name="outcome"]'));
     filter = currentFilter();
 
@@ -188,13 +208,15 @@
     originSelect.addEventListener("change", () => K.applyFilters(true));
     endedSelect.addEventListener("change", () => K.applyFilters(true));
     for (const box of outcomeBoxes) box.addEventListener("change", () => K.applyFilters(true));
-    searchInput.addEventListener("input", () => {
-      clearTimeout(searchTimer);
-      searchTimer = setTimeout(() => K.applyFilters(true), K.SEARCH_DELAY);
-    });
-    searchInput.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") { event.preventDefault(); clearTimeout(searchTimer); K.applyFilters(true); }
-    });
+    for (const input of [searchInput, correlationInput]) {
+      input.addEventListener("input", () => {
+        clearTimeout(searchTimer);
+        searchTimer = setTimeout(() => K.applyFilters(true), K.SEARCH_DELAY);
+      });
+      input.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") { event.preventDefault(); clearTimeout(searchTimer); K.applyFilters(true); }
+      });
+    }
     $("filters").addEventListener("submit", (event) => event.preventDefault());
     $("filter-clear").addEventListener("click", K.clearFilters);
   });

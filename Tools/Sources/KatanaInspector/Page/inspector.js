@@ -34,6 +34,7 @@
   // The columns of a row, as the API sends them.
   K.col = Object.freeze({
     POS: 0, SEQ: 1, TIME: 2, TYPE: 3, KIND: 4, FROM: 5, ONAME: 6, OSEQ: 7, OUTCOME: 8, PREVIEW: 9, ERROR: 10, END: 11,
+    CORR: 12,     // the request the item was dispatched for (its correlation), or null
   });
 
   // ---- start-up steps --------------------------------------------------------------------------

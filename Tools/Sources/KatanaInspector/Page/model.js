@@ -5,7 +5,7 @@
 (function (K) {
   "use strict";
 
-  const { POS, SEQ, TYPE, KIND, FROM, ONAME, OSEQ, OUTCOME } = K.col;
+  const { POS, SEQ, TYPE, KIND, FROM, ONAME, OSEQ, OUTCOME, CORR } = K.col;
 
   const model = (K.model = {
     summary: null,
@@ -85,6 +85,7 @@
       raw[FROM] = intern(raw[FROM]);
       raw[ONAME] = intern(raw[ONAME]);
       raw[OUTCOME] = intern(raw[OUTCOME]);
+      raw[CORR] = intern(raw[CORR]);    // a request's items share it
       const index = model.rows.length;
       model.rows.push(raw);
       model.bySequence.set(raw[SEQ], index);

@@ -46,8 +46,9 @@ enum InspectorAPI {
     }
 
     /// One timeline row: position, sequence, time in milliseconds, type, kind, origin (where from,
-    /// name, sequence), outcome, preview, error, and for a side effect its end (``rowEnd(_:)``;
-    /// null while it runs, and for other items).
+    /// name, sequence), outcome, preview, error, for a side effect its end (``rowEnd(_:)``; null
+    /// while it runs, and for other items), and the request it was dispatched for (its
+    /// correlation; null when none was recorded).
     static func row(_ item: InspectedItem, end: InspectedEnd? = nil) -> JSONValue {
         let origin = item.originParts
         let outcome = item.outcomeParts
@@ -64,6 +65,7 @@ enum InspectorAPI {
             .string(item.preview),
             outcome.error.map(JSONValue.string) ?? .null,
             end.map(rowEnd) ?? .null,
+            item.correlation.map(JSONValue.string) ?? .null,
         ])
     }
 
@@ -113,7 +115,8 @@ enum InspectorAPI {
         return milliseconds.isFinite && abs(milliseconds) < 9e15 ? Int64(milliseconds) : 0
     }
 
-    /// An item with the states around it, what it changed, and, for a side effect, its `end`.
+    /// An item with the states around it, what it changed, the request it was dispatched for
+    /// (`correlation`), and, for a side effect, its `end`.
     static func detail(_ detail: ItemDetail, end: InspectedEnd? = nil) -> JSONValue {
         let item = detail.item
         let origin = item.originParts
@@ -132,6 +135,7 @@ enum InspectorAPI {
             ]),
             "outcome": .string(outcome.name),
             "error": outcome.error.map(JSONValue.string) ?? .null,
+            "correlation": item.correlation.map(JSONValue.string) ?? .null,
             "item": item.item ?? .null,
             "rendering": item.rendering.map(JSONValue.string) ?? .null,
             "stateAfter": detail.stateAfter ?? .null,
