@@ -4,7 +4,8 @@ import KatanaRecording
 
 /// The app the inspector's tests record: a todo list whose session has an item of each kind the
 /// page shows (updaters, a side effect and what it dispatched, a rejected and a blocked item, and
-/// side effects that succeed, fail and are cancelled: EndingSideEffects.swift).
+/// side effects that succeed, fail and are cancelled: EndingSideEffects.swift), some of them
+/// dispatched for one of two requests, whose ids the recorder keeps as their correlation.
 struct TodoState: State, Codable, Equatable {
     var todos: [Todo] = []
     var filter = "all"
@@ -97,6 +98,19 @@ struct MissingTodo: Error, CustomStringConvertible {
     }
 }
 
+/// The request the session's dispatching code runs for: the store's dispatch context carries it
+/// with each item, and into what a side effect dispatches.
+enum RequestID {
+    @TaskLocal static var current: String?
+
+    /// Reads the request id where an item is dispatched, and puts it back around side effects.
+    static let dispatchContext = DispatchContext(
+        capture: { current },
+        restore: { value, body in $current.withValue(value as? String) { body() } },
+        restoreAsync: { value, body in await $current.withValue(value as? String) { await body() } }
+    )
+}
+
 /// A todo store, and what its recorder has recorded of it.
 struct TodoSession: Sendable {
     let store: TodoStore
@@ -107,25 +121,36 @@ enum TodoApp {
     /// Items the scripted session dispatches before its renames (positions 1 to 12).
     static let scriptedItems = 12
 
-    /// A store that records into `sink`, with the gate after the recorder.
+    /// The requests of the scripted session, and the positions of the items dispatched for each:
+    /// the import's `AddTodo` (#4) is dispatched by its side effect (#5), inside its request.
+    static let requests: [String: [Int]] = ["request-1": [1, 3, 4, 5], "request-2": [2, 6]]
+
+    /// A store that records into `sink`, with the gate after the recorder; each item carries the
+    /// request it was dispatched for, which the recorder keeps as its correlation.
     static func session(recordingInto sink: any RecordingSink<TodoState>) -> TodoSession {
         let recorded = RecordedSideEffects()
-        let store = TodoStore(interceptors: Interceptors {
-            StoreRecorder(to: sink, recorded)
-            Gate()
-        })
+        let store = TodoStore(
+            interceptors: Interceptors {
+                StoreRecorder(to: sink, recorded, correlation: { $0 as? String })
+                Gate()
+            },
+            configuration: .init(dispatchContext: RequestID.dispatchContext)
+        )
         return TodoSession(store: store, recorded: recorded)
     }
 
-    /// Dispatches the scripted session (items 1 to 12), then `extra` renames, each awaited; every
-    /// side effect has ended, and its end is recorded, when it returns.
+    /// Dispatches the scripted session (items 1 to 12; 1 to 6 for two requests, ``requests``), then
+    /// `extra` renames, each awaited; every side effect has ended, and its end is recorded, when it
+    /// returns.
     static func playSession(_ session: TodoSession, extra: Int) async throws {
         let store = session.store
-        try await store.dispatch(AddTodo(title: "Buy milk")).value
-        try await store.dispatch(AddTodo(title: "Write report")).value
-        try await store.dispatch(ToggleTodo(id: 1)).value
-        try await store.dispatch(ImportTodos(titles: ["Call Anna"])).value
-        try await store.dispatch(SetFilter(filter: "open")).value
+        try await RequestID.$current.withValue("request-1") { try await store.dispatch(AddTodo(title: "Buy milk")).value }
+        try await RequestID.$current.withValue("request-2") { try await store.dispatch(AddTodo(title: "Write report")).value }
+        try await RequestID.$current.withValue("request-1") {
+            try await store.dispatch(ToggleTodo(id: 1)).value
+            try await store.dispatch(ImportTodos(titles: ["Call Anna"])).value
+        }
+        try await RequestID.$current.withValue("request-2") { try await store.dispatch(SetFilter(filter: "open")).value }
         _ = try? await store.dispatch(RemoveTodo(id: 99)).value
         _ = try? await store.dispatch(Ping()).value
         try await playSideEffectsThatEnd(session)
