@@ -83,7 +83,8 @@ public struct StoreRecorder<S: State>: Interceptor {
             return
         }
         let intercepted = InterceptedItem.current
-        // Read before `next`: the item's context is only there until the interceptors return.
+        // Read before `next`, as the item was dispatched: a later interceptor may replace the context
+        // (a tracer puts its own span there).
         let correlation = correlate.flatMap(Self.correlation)
         do {
             try next(item)
