@@ -14,7 +14,7 @@ extension ReliabilityStorms {
     /// Item 6: every kind of bad input, 1,000 times each, interleaved with valid items from several
     /// threads: each is rejected with its own error, nothing crashes, every valid item is applied.
     @Suite struct BadInputTests {
-        static let repetitions = 1_000
+        static let repetitions = ReliabilityStorms.scaled(1_000)
 
         enum StoreCase: CaseIterable {
             case neither, both, foreignUpdater, wrongStateReturned, foreignStateSideEffect,

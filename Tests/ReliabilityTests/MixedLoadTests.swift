@@ -9,12 +9,12 @@ extension ReliabilityStorms {
     /// interceptors, observer rules and listeners, without and with injected faults.
     @Suite struct MixedLoadTests {
         @Test func mixedLoad_8ThreadsX25000_everyUpdateAppliedEveryPromiseSettledEveryTransitionSeen() async throws {
-            let harness = LoadHarness(threads: 8, perThread: 25_000, faults: false, slowListeners: 0)
+            let harness = LoadHarness(threads: 8, perThread: ReliabilityStorms.scaled(25_000), faults: false, slowListeners: 0)
             try await runAndCheck(harness)
         }
 
         @Test func faults_throwingSideEffectsBlockedAndRejectedItemsSlowListeners_stateConsistentAndStoreKeepsServing() async throws {
-            let harness = LoadHarness(threads: 8, perThread: 10_000, faults: true, slowListeners: 3)
+            let harness = LoadHarness(threads: 8, perThread: ReliabilityStorms.scaled(10_000), faults: true, slowListeners: 3)
             // The plan really contains the faults it claims: 10% of side effects throw, 5% of items
             // are blocked or rejected by an interceptor.
             let sideEffects = harness.items.filter { !$0.isUpdater }

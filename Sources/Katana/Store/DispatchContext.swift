@@ -53,12 +53,6 @@ public struct DispatchContext: Sendable {
         self.restore = restore
         self.restoreAsync = restoreAsync
     }
-
-    /// What `capture` returns, boxed for the item's envelope; nil when it returns nil.
-    @inline(__always)
-    func captured() -> CapturedContext? {
-        capture().map(CapturedContext.init)
-    }
 }
 
 /// A captured dispatch context, as an item's envelope carries it: one reference, so that an

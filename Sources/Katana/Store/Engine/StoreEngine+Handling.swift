@@ -56,7 +56,7 @@ extension StoreEngine {
     ) -> Settlement? {
         let settlement = drainer.updates.apply(
             item, settling: promise, with: updater, to: drainer.cell, for: audience, context: drainer.context,
-            followUpIn: context, of: dispatchContext, tracer: tracer
+            followUpIn: context, tracer: tracer
         )
         countForShutdown(drainer)
         return settlement

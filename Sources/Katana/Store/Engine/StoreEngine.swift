@@ -66,6 +66,8 @@ import Dispatch
     let threadProbe: any ThreadProbe
     /// What items carry from the code that dispatches them, when the store has one.
     let dispatchContext: DispatchContext?
+    /// Its capture function alone: what `enqueue` reads, one word to test for nil.
+    private let captureContext: (@Sendable () -> (any Sendable)?)?
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
@@ -86,6 +88,7 @@ import Dispatch
         self.workerThreads = workerThreads
         self.threadProbe = threadProbe
         self.dispatchContext = dispatchContext
+        captureContext = dispatchContext?.capture
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer
@@ -115,9 +118,16 @@ import Dispatch
         context source: ContextSource = .capture
     ) {
         // Captured here, on the dispatching thread or task, before the inbox's lock.
-        let context: CapturedContext? = switch source {
-        case .capture: dispatchContext?.captured()
-        case .given(let given): given
+        let context: CapturedContext?
+        switch source {
+        case .capture:
+            if let captureContext {
+                context = captureContext().map(CapturedContext.init)
+            } else {
+                context = nil
+            }
+        case .given(let given):
+            context = given
         }
         let action = inbox.withLock { inbox in
             inbox.enqueue(

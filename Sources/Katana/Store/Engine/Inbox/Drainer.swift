@@ -21,7 +21,7 @@ final class Drainer<S: State> {
     /// How each dispatched type is handled.
     let kinds: ItemKindCache
     /// Applies updaters and keeps their changes for the listeners.
-    let updates = UpdaterApplier<S>()
+    let updates: UpdaterApplier<S>
     /// Who hears about the changes of the batch being handled.
     var audience = Audience.nobody
     /// An emptied batch buffer, handed back to the inbox at the next batch so that appends reuse
@@ -44,6 +44,7 @@ final class Drainer<S: State> {
         self.shutdown = shutdown
         self.chain = chain
         chainReference = chain.map { Unsafe.unretained($0) }
+        updates = UpdaterApplier(dispatchContext: sideEffects.dispatchContext)
     }
 
     /// Calls `body` with the interceptor chain, without taking a reference to it; nil without

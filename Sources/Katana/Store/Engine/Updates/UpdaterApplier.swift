@@ -13,12 +13,19 @@ final class UpdaterApplier<S: State> {
     /// alone then looks at a plain flag, not into the log (docs/PERFORMANCE.md, "Side effects:
     /// no-op AsyncSideEffect").
     private var logHasChanges = false
+    /// Puts an item's captured context back around its follow-up, when the store has a dispatch
+    /// context.
+    private let dispatchContext: DispatchContext?
+
+    init(dispatchContext: DispatchContext?) {
+        self.dispatchContext = dispatchContext
+    }
 
     /// Applies `item`, a state updater, to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
     ///
     /// The follow-up runs inside the item's captured dispatch context, `followUpContext`, when it
-    /// has one (restored by `dispatchContext`).
+    /// has one.
     ///
     /// Returns how to settle `promise`, unless listeners wait for the change (``Audience/listeners``):
     /// then it goes with the change, and the delivery settles it once every listener has heard it.
@@ -30,7 +37,6 @@ final class UpdaterApplier<S: State> {
         for audience: Audience,
         context: any AnySideEffectContext,
         followUpIn followUpContext: CapturedContext?,
-        of dispatchContext: DispatchContext?,
         tracer: SignpostLogger?
     ) -> Settlement? {
         // A promise that needs the item to settle (an updater replacing a returning side effect,
@@ -41,7 +47,7 @@ final class UpdaterApplier<S: State> {
                 return applyKeepingChange(
                     item, with: updater, to: cell, for: audience,
                     settling: heldForListeners ? promise : nil, context: context,
-                    followUpIn: followUpContext, of: dispatchContext
+                    followUpIn: followUpContext
                 )
             }
             // Nobody holds the state before the update, so it changes the only copy in place.
@@ -75,8 +81,7 @@ final class UpdaterApplier<S: State> {
         for audience: Audience,
         settling promise: PromiseHandle?,
         context: any AnySideEffectContext,
-        followUpIn followUpContext: CapturedContext?,
-        of dispatchContext: DispatchContext?
+        followUpIn followUpContext: CapturedContext?
     ) -> KatanaError? {
         if audience.keepsChanges, updater.followUp == nil, logContinues {
             // The state before this change is the last one recorded: no copy of it.
