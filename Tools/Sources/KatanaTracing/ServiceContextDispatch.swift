@@ -13,11 +13,24 @@ extension DispatchContext {
     ///     configuration: .init(dispatchContext: .serviceContext)
     /// )
     /// ```
+    ///
+    /// With ``StoreTracing``, a side effect's captured value is its span, not yet open: restoring it
+    /// as the side effect's body starts opens the span there, so that it covers the body, from its
+    /// start to its end.
     public static var serviceContext: DispatchContext {
         DispatchContext(
             capture: { ServiceContext.current },
-            restore: { value, body in ServiceContext.withValue(value as? ServiceContext) { body() } },
-            restoreAsync: { value, body in await ServiceContext.withValue(value as? ServiceContext) { await body() } }
+            restore: { value, body in ServiceContext.withValue(serviceContext(of: value)) { body() } },
+            restoreAsync: { value, body in await ServiceContext.withValue(serviceContext(of: value)) { await body() } }
         )
+    }
+
+    /// The `ServiceContext` a captured value stands for: the value itself, or the context of the
+    /// side-effect span it is, opened now.
+    private static func serviceContext(of value: any Sendable) -> ServiceContext? {
+        if let span = value as? SideEffectSpan {
+            return span.started()
+        }
+        return value as? ServiceContext
     }
 }

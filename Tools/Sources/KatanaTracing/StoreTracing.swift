@@ -3,8 +3,8 @@ import KatanaToolsSupport
 import Tracing
 
 /// An interceptor that traces the store's work with swift-distributed-tracing: a span per item, as a
-/// child of the span of the code that dispatched it, and a span per side effect, from when it is
-/// handed to the store to its end, under which what the side effect dispatches nests.
+/// child of the span of the code that dispatched it, and a span per side effect, from its body's
+/// start to its end, under which what the side effect dispatches nests.
 ///
 /// ```swift
 /// let store = Store<AppState, AppDependencies>(
@@ -13,8 +13,9 @@ import Tracing
 /// )
 /// ```
 ///
-/// It needs the store's dispatch context to be ``Katana/DispatchContext/serviceContext`` (or one
-/// that carries a `ServiceContext` likewise): without it every item's span is a root of its own.
+/// It needs the store's dispatch context to be ``Katana/DispatchContext/serviceContext``: without
+/// it every item's span is a root of its own, and a side effect's span covers no body (it opens
+/// and ends when the side effect ends).
 ///
 /// - The item's span is named after the item's type (`AddTodo`), with attributes
 ///   `katana.item.kind` (`updater`, `sideEffect`, `asyncSideEffect`, `other`),
@@ -22,9 +23,10 @@ import Tracing
 ///   `rejected`; an error thrown by a later interceptor is recorded on the span). It lasts while
 ///   the later interceptors run, and the updater is applied or the side effect's body runs, as
 ///   `next` does.
-/// - A side effect's span, `<type> side effect`, is a child of its item's span. The side effect
-///   runs inside it: for an `AsyncSideEffect` its whole task, however long after the item's span
-///   ended. It ends when the store reports the side effect's end, with `katana.side_effect.outcome`
+/// - A side effect's span, `<type> side effect`, is a child of its item's span. It opens as the
+///   body starts, and the side effect runs inside it: for an `AsyncSideEffect` its whole task,
+///   however long after the item's span ended. It ends when the store reports the side effect's
+///   end, with `katana.side_effect.outcome`
 ///   (`succeeded`, `failed` with the error recorded and the status set to error, `cancelled` with
 ///   `katana.side_effect.cancelled_by`), or at once, `blocked` or `rejected`, when it is not passed on.
 ///
@@ -58,16 +60,17 @@ public struct StoreTracing: Interceptor {
         let parent = InterceptedItem.currentDispatchContext as? ServiceContext ?? .topLevel
         let kind = ItemKind(of: item)
         let name = String(describing: type(of: item))
-        let itemSpan = Self.startSpan(started.tracer, name, context: parent)
+        let itemSpan = SideEffectSpan.startSpan(started.tracer, name, context: parent)
         itemSpan.attributes["katana.item.kind"] = kind.rawValue
         itemSpan.attributes["katana.item.origin"] = String(describing: current.origin)
         itemSpan.attributes["katana.item.sequence"] = Int(truncatingIfNeeded: current.sequence)
         var runsSideEffect = false
         if kind == .sideEffect || kind == .asyncSideEffect {
-            let span = Self.startSpan(started.tracer, name + " side effect", context: itemSpan.context)
+            let span = SideEffectSpan(tracer: started.tracer, name: name + " side effect", parent: itemSpan.context)
             started.spans.keep(span, for: current.sequence)
-            // The side effect's body, and what it dispatches, run inside its span.
-            InterceptedItem.setCurrentDispatchContext(span.context)
+            // The side effect's body, and what it dispatches, run inside its span, which opens as
+            // the store restores this value around the body.
+            InterceptedItem.setCurrentDispatchContext(span)
             runsSideEffect = true
         } else {
             InterceptedItem.setCurrentDispatchContext(itemSpan.context)
@@ -91,10 +94,5 @@ public struct StoreTracing: Interceptor {
         if let sequence, outcome != .handled {
             spans.abandon(sequence, outcome: outcome.rawValue)
         }
-    }
-
-    /// A span named `name` under `context`, from `tracer`, whatever its type of span.
-    private static func startSpan(_ tracer: any Tracer, _ name: String, context: ServiceContext) -> any Span {
-        tracer.startSpan(name, context: context, ofKind: .internal)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import InMemoryTracing
@@ -186,6 +187,57 @@ import Tracing
     func text(_ span: FinishedInMemorySpan, _ key: String) -> String? {
         guard case .string(let value)? = span.attributes[key]?.toSpanAttribute() else { return nil }
         return value
+    }
+
+    /// Holds each item up for 50 ms before passing it on; blocks `PlaceOrder`s when `blocks`.
+    struct SlowGate: Interceptor {
+        var blocks = false
+        func intercept(_ item: any Dispatchable, next: InterceptorNext) throws {
+            Thread.sleep(forTimeInterval: 0.05)
+            if blocks, item is PlaceOrder { return }
+            try next(item)
+        }
+    }
+
+    @Test func aSideEffectsSpanStartsWithItsBody_afterTheInterceptorsThatRunBeforeIt() async throws {
+        let tracer = InMemoryTracer()
+        let store = OrderStore(
+            interceptors: Interceptors {
+                StoreTracing(tracer: tracer)
+                SlowGate()
+            },
+            configuration: .init(dispatchContext: .serviceContext)
+        )
+        try await tracer.withSpan("request") { _ in
+            try await store.dispatch(PlaceOrder()).settled()
+        }
+        let tree = SpanTree(try await Self.spans(of: tracer, count: 5))
+        let item = try #require(tree.named("PlaceOrder").first)
+        let sideEffect = try #require(tree.only(childOf: item))
+        let held = sideEffect.startInstant.nanosecondsSinceEpoch - item.startInstant.nanosecondsSinceEpoch
+        #expect(held >= 50_000_000, "the side effect's span opened \(held) ns after its item's, before the gate let it through")
+        #expect(text(sideEffect, "katana.side_effect.outcome") == "succeeded")
+        #expect(tree.children(of: sideEffect).map(\.operationName) == ["Reserve", "Charge"])
+    }
+
+    @Test func aSideEffectThatIsNotPassedOnGetsASpanThatSaysSo() async throws {
+        let tracer = InMemoryTracer()
+        let store = OrderStore(
+            interceptors: Interceptors {
+                StoreTracing(tracer: tracer)
+                SlowGate(blocks: true)
+            },
+            configuration: .init(dispatchContext: .serviceContext)
+        )
+        await #expect(throws: KatanaError.blockedByInterceptor(item: String(reflecting: PlaceOrder.self))) {
+            try await store.dispatch(PlaceOrder()).settled()
+        }
+        let tree = SpanTree(try await Self.spans(of: tracer, count: 2))
+        let item = try #require(tree.named("PlaceOrder").first)
+        #expect(text(item, "katana.item.outcome") == "blocked")
+        let sideEffect = try #require(tree.only(childOf: item))
+        #expect(text(sideEffect, "katana.side_effect.outcome") == "blocked")
+        #expect(tree.children(of: sideEffect).isEmpty)
     }
 
     /// Finished spans by parent.
