@@ -19,4 +19,13 @@ protocol ErasedPromise: AnyObject {
 
     /// Rejects the promise with `error` unless it has settled; returns whether it did.
     func cancel(with error: any Error) -> Bool
+
+    /// What tells this promise from others: the promise itself, or the one a wrapper stands for.
+    var identity: ObjectIdentifier { get }
+}
+
+extension ErasedPromise {
+    var identity: ObjectIdentifier {
+        ObjectIdentifier(self)
+    }
 }

@@ -36,7 +36,25 @@ struct PromiseHandle: @unchecked Sendable {
 
     /// Whether this handle and `other` are the same promise.
     func isSame(as other: PromiseHandle) -> Bool {
-        core === other.core
+        core.identity == other.core.identity
+    }
+
+    /// What the store's dispatch context captured for the item this promise settles; nil when
+    /// it carries none.
+    var dispatchContext: CapturedContext? {
+        (core as? ContextualPromise)?.context
+    }
+
+    /// This promise, carrying `context` for its item (replacing any it carried); itself when
+    /// `context` is what it carries already.
+    func carrying(_ context: CapturedContext?) -> PromiseHandle {
+        let carrier = core as? ContextualPromise
+        if carrier?.context === context {
+            return self
+        }
+        let inner = carrier?.inner ?? core
+        guard let context else { return PromiseHandle(core: inner) }
+        return PromiseHandle(core: ContextualPromise(inner, carrying: context))
     }
 }
 

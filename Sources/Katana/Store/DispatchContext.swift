@@ -97,6 +97,49 @@ extension DispatchContext {
     }
 }
 
+/// A dispatched item's promise with what the store's dispatch context captured for the item: an
+/// envelope carries it in the promise's place, so that an envelope is the same size, and copied
+/// the same way, whether the store has a dispatch context or not (docs/PERFORMANCE.md, "Dispatch
+/// context"). Everything a promise does goes to the promise it wraps, whose identity it has.
+// @unchecked: both properties are constants; the wrapped promise is safe to use from any thread.
+final class ContextualPromise: ErasedPromise, @unchecked Sendable {
+    let inner: any ErasedPromise
+    let context: CapturedContext
+
+    init(_ inner: any ErasedPromise, carrying context: CapturedContext) {
+        self.inner = inner
+        self.context = context
+    }
+
+    func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
+        inner.settle(erased: outcome, replacing: item)
+    }
+
+    func settleDone(replacing item: any Dispatchable) {
+        inner.settleDone(replacing: item)
+    }
+
+    var acceptsDone: Bool {
+        inner.acceptsDone
+    }
+
+    func settleDone() {
+        inner.settleDone()
+    }
+
+    var isPending: Bool {
+        inner.isPending
+    }
+
+    func cancel(with error: any Error) -> Bool {
+        inner.cancel(with: error)
+    }
+
+    var identity: ObjectIdentifier {
+        inner.identity
+    }
+}
+
 /// Where an item's dispatch context comes from.
 enum ContextSource: Sendable {
     /// The store's dispatch context captures it where the item is dispatched.

@@ -58,11 +58,10 @@ extension StoreEngine {
         let chain = interceptors.isEmpty ? nil : InterceptorChain(
             interceptors,
             context: context,
-            drainerHandle: { item, promise, sequence, passedContext in
+            carriesContext: capturesContext,
+            drainerHandle: { item, promise, sequence in
                 drainerSlot.withDrainer { drainer in
-                    Unsafe.borrow(engine) {
-                        $0.handlePassedOn(item, promise: promise, sequence: sequence, context: passedContext, with: drainer)
-                    }
+                    Unsafe.borrow(engine) { $0.handlePassedOn(item, promise: promise, sequence: sequence, with: drainer) }
                 }
             },
             late: handOff

@@ -66,8 +66,10 @@ import Dispatch
     let threadProbe: any ThreadProbe
     /// What items carry from the code that dispatches them, when the store has one.
     let dispatchContext: DispatchContext?
-    /// Its capture function alone: what `enqueue` reads, one word to test for nil.
+    /// Its capture function, and whether there is one: what a dispatch from outside tests, one
+    /// byte (docs/PERFORMANCE.md, "Dispatch context").
     private let captureContext: (@Sendable () -> (any Sendable)?)?
+    let capturesContext: Bool
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
     /// The store this engine runs, which the inbox holds while work waits and the delivery while
@@ -89,6 +91,7 @@ import Dispatch
         self.threadProbe = threadProbe
         self.dispatchContext = dispatchContext
         captureContext = dispatchContext?.capture
+        capturesContext = dispatchContext != nil
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
         self.tracer = tracer
@@ -103,6 +106,29 @@ import Dispatch
 
     deinit { EngineDirectory.unregister(directoryNumber) }
 
+    /// Adds an item dispatched from outside, which an idle store starts at once on the calling
+    /// thread (a side effect), with what the dispatch context captures here. Without a dispatch
+    /// context, one test and the plain path (docs/PERFORMANCE.md, "Dispatch context").
+    @inline(__always)
+    func enqueueStartingWhenIdle(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        if capturesContext {
+            enqueueCapturing(item, settling: promise, startingWhenIdle: true)
+        } else {
+            enqueue(item, settling: promise, startingWhenIdle: true)
+        }
+    }
+
+    /// Adds an item with its promise carrying what the dispatch context captures here.
+    @inline(never)
+    func enqueueCapturing(_ item: any Dispatchable, settling promise: PromiseHandle, startingWhenIdle: Bool) {
+        enqueue(item, settling: capturing(promise), startingWhenIdle: startingWhenIdle)
+    }
+
+    /// `promise`, carrying what the dispatch context captures here (unless it captures nil).
+    func capturing(_ promise: PromiseHandle) -> PromiseHandle {
+        promise.carrying(captureContext?().map(CapturedContext.init))
+    }
+
     // MARK: - Enqueue
 
     /// Adds an item to the inbox and wakes the store's queue if it was idle. With
@@ -114,27 +140,11 @@ import Dispatch
         skipsInterceptors: Bool = false,
         startingWhenIdle: Bool = false,
         fromStoreWork: Bool = false,
-        origin: OriginStamp = .outside,
-        context source: ContextSource = .capture
+        origin: OriginStamp = .outside
     ) {
-        // Captured here, on the dispatching thread or task, before the inbox's lock.
-        let context: CapturedContext?
-        switch source {
-        case .capture:
-            if let captureContext {
-                context = captureContext().map(CapturedContext.init)
-            } else {
-                context = nil
-            }
-        case .given(let given):
-            context = given
-        }
         let action = inbox.withLock { inbox in
             inbox.enqueue(
-                Envelope(
-                    item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount, origin: origin,
-                    context: context
-                ),
+                Envelope(item, promise: promise, skipsInterceptors: skipsInterceptors, sequence: inbox.enqueuedCount, origin: origin),
                 handlingHereWhenIdle: startingWhenIdle,
                 fromStoreWork: fromStoreWork,
                 owner: { self.owner }

@@ -14,23 +14,24 @@ struct Envelope: Sendable {
     /// Where the item comes from (see ``InterceptedItem``).
     let origin: OriginStamp
     /// What the store's dispatch context captured when the item was dispatched (or an interceptor
-    /// put in its place); nil without one.
-    let context: CapturedContext?
+    /// put in its place), carried by its promise; nil without one. Read it only in a store that
+    /// has a dispatch context: it looks at the promise's type.
+    var context: CapturedContext? {
+        promise?.dispatchContext
+    }
 
     init(
         _ item: any Dispatchable,
         promise: PromiseHandle?,
         skipsInterceptors: Bool = false,
         sequence: UInt64 = 0,
-        origin: OriginStamp = .outside,
-        context: CapturedContext? = nil
+        origin: OriginStamp = .outside
     ) {
         self.item = item
         self.promise = promise
         self.skipsInterceptors = skipsInterceptors
         self.sequence = sequence
         self.origin = origin
-        self.context = context
     }
 
     /// Rejects the promise with `error`.

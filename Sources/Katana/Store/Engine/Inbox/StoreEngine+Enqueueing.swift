@@ -1,16 +1,26 @@
 extension StoreEngine {
     // MARK: - The ways items reach the inbox
 
-    /// Adds an item to the inbox (a retried dispatch comes this way).
+    /// Adds an item to the inbox with what the dispatch context captures here (a retried dispatch
+    /// comes this way).
     func enqueue(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        enqueue(item, settling: promise, skipsInterceptors: false)
+        if capturesContext {
+            enqueueCapturing(item, settling: promise, startingWhenIdle: false)
+        } else {
+            enqueue(item, settling: promise, skipsInterceptors: false)
+        }
     }
 
     /// Adds an item that the store's own work dispatches (a side effect through its context, an
     /// interceptor, the dependencies), from `origin`, with the dispatch context `context` says: a
     /// shutdown that lets work finish still takes it.
     func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle, origin: OriginStamp, context: ContextSource) {
-        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true, origin: origin, context: context)
+        let carrying =
+            switch context {
+            case .capture: capturesContext ? capturing(promise) : promise
+            case .given(let given): promise.carrying(given)
+            }
+        enqueue(item, settling: carrying, skipsInterceptors: false, fromStoreWork: true, origin: origin)
     }
 
     /// Adds an envelope that has been on its way through the store already (see
@@ -18,7 +28,7 @@ extension StoreEngine {
     func enqueue(_ envelope: Envelope) {
         enqueue(
             envelope.item, settling: envelope.promise, skipsInterceptors: envelope.skipsInterceptors,
-            fromStoreWork: true, origin: envelope.origin, context: .given(envelope.context)
+            fromStoreWork: true, origin: envelope.origin
         )
     }
 
@@ -33,7 +43,7 @@ extension StoreEngine {
     func helpDrain(until promise: ObjectIdentifier) {
         let handover = inbox.withLock { inbox in
             inbox.help(searchLimit: Self.helpingSearchLimit) { envelope in
-                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
+                envelope.promise.map { $0.core.identity == promise } ?? false
             }
         }
         guard let handover else { return }

@@ -21,11 +21,9 @@ final class InterceptorChain: @unchecked Sendable {
     }
 
     /// Handles an item passed on to the store: the item, the promise its outcome settles (if it
-    /// is the first of its run), its place in dispatch order and the run's dispatch context; says
-    /// how to settle the promise, or nil when something else settles it.
-    typealias Receiver = (
-        _ item: any Dispatchable, _ promise: PromiseHandle?, _ sequence: UInt64, _ context: CapturedContext?
-    ) -> Settlement?
+    /// is the first of its run, carrying the run's dispatch context), and its place in dispatch
+    /// order; says how to settle the promise, or nil when something else settles it.
+    typealias Receiver = (_ item: any Dispatchable, _ promise: PromiseHandle?, _ sequence: UInt64) -> Settlement?
 
     /// One run through the chain: receives what reaches the end of it on the run's thread.
     ///
@@ -46,6 +44,8 @@ final class InterceptorChain: @unchecked Sendable {
         /// The run's item's dispatch context, which an interceptor may replace; what the item (or
         /// its replacement) carries on.
         fileprivate(set) var context: CapturedContext?
+        /// Whether the store has a dispatch context: only then does a run read and pass on one.
+        private let carriesContext: Bool
         /// Whether a run is in progress (between ``begin(settling:)`` and ``end()``).
         private var running = false
         fileprivate private(set) var passedOn = false
@@ -57,12 +57,13 @@ final class InterceptorChain: @unchecked Sendable {
         /// A pass for runs of `chain` whose items go to `handle` (with the promise to settle, and
         /// marked as having been through the interceptors), which says how to settle the promise.
         convenience init(for chain: InterceptorChain, handle: @escaping (Envelope) -> Settlement?) {
-            self.init(chain: chain.identity) { item, promise, sequence, context in
-                handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence, context: context))
+            self.init(chain: chain.identity, carriesContext: chain.carriesContext) { item, promise, sequence in
+                handle(Envelope(item, promise: promise, skipsInterceptors: true, sequence: sequence))
             }
         }
 
-        fileprivate init(chain: ObjectIdentifier, handle: @escaping Receiver) {
+        fileprivate init(chain: ObjectIdentifier, carriesContext: Bool, handle: @escaping Receiver) {
+            self.carriesContext = carriesContext
             self.chain = chain
             self.handle = handle
         }
@@ -71,7 +72,9 @@ final class InterceptorChain: @unchecked Sendable {
             promise = envelope.promise
             sequence = envelope.sequence
             origin = envelope.origin
-            context = envelope.context
+            if carriesContext {
+                context = envelope.context
+            }
             passedOn = false
             running = true
         }
@@ -95,14 +98,14 @@ final class InterceptorChain: @unchecked Sendable {
         fileprivate func receive(_ item: any Dispatchable) {
             guard !passedOn else {
                 // A later item is handled too, without a promise.
-                _ = handle(item, nil, sequence, context)
+                _ = handle(item, nil, sequence)
                 return
             }
             passedOn = true
             // Lent from a local, which nothing else can change meanwhile: not copied.
             var promise: PromiseHandle?
             swap(&promise, &self.promise)
-            let settlement = handle(item, promise, sequence, context)
+            let settlement = handle(item, carriesContext ? promise?.carrying(context) : promise, sequence)
             switch consume settlement {
             case nil:
                 // Settled elsewhere (after the listeners, or by a side effect).
@@ -143,22 +146,28 @@ final class InterceptorChain: @unchecked Sendable {
     /// The pass of the store's drainer, for the runs of state updaters (one drainer at a time, so
     /// one pass). The chain's end holds it too, and recognises it without taking a reference.
     private let drainerPass: Pass
+    /// Whether the store has a dispatch context, whose value runs read and pass on.
+    let carriesContext: Bool
 
     /// An object with nothing in it, for its identity.
     private final class Marker: Sendable {}
 
     /// Starts `interceptors` for this store (each one's start, in order, with `context`) and
     /// connects the last of them to the store: what the drainer's runs pass on goes to
-    /// `drainerHandle` (see ``Pass``), and an item passed on outside any run goes to `late`.
+    /// `drainerHandle` (see ``Pass``), and an item passed on outside any run goes to `late`. With
+    /// `carriesContext` (the store has a dispatch context), runs read their item's context and
+    /// pass it on with what they pass on.
     init(
         _ interceptors: Interceptors,
         context: any AnySideEffectContext,
+        carriesContext: Bool,
         drainerHandle: @escaping Receiver,
         late: @escaping @Sendable (Envelope) -> Void
     ) {
         let marker = Marker()
         let identity = ObjectIdentifier(marker)
-        let drainerPass = Pass(chain: identity, handle: drainerHandle)
+        self.carriesContext = carriesContext
+        let drainerPass = Pass(chain: identity, carriesContext: carriesContext, handle: drainerHandle)
         let drainerSlot = UInt(bitPattern: Unsafe.opaque(drainerPass))
         // The slot's key, captured: reading the static on every call checks its lazy set-up.
         let runs = Self.runs

@@ -97,7 +97,7 @@ extension SideEffectRunner {
                 job.bodyStart = SideEffectEndObservers.now
             }
             let outcome: Result<any Sendable, any Error>
-            if job.envelope.context != nil, let dispatchContext = job.taskRunner?.dispatchContext {
+            if job.taskRunner?.restoresContext == true, let dispatchContext = job.taskRunner?.dispatchContext, job.envelope.context != nil {
                 outcome = await runRestoring(job, with: runner, in: dispatchContext)
             } else if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
                 outcome = await runTraced(job, with: runner, logger: logger)

@@ -37,6 +37,8 @@ final class SideEffectRunner: @unchecked Sendable {
     let ends: SideEffectEndObservers
     /// Puts an item's captured context back around its side effect's body, when the store has one.
     let dispatchContext: DispatchContext?
+    /// Whether there is one: what each side effect tests, one byte.
+    let restoresContext: Bool
 
     /// A runner for the store's side effects (each kind's runner holds the store's context),
     /// through `chain` when there is one, on `threads`. `classify` tells what an interceptor passed
@@ -54,6 +56,7 @@ final class SideEffectRunner: @unchecked Sendable {
         dispatchContext: DispatchContext? = nil
     ) {
         self.dispatchContext = dispatchContext
+        restoresContext = dispatchContext != nil
         self.tracer = tracer
         self.chain = chain
         self.classify = classify
@@ -240,7 +243,7 @@ final class SideEffectRunner: @unchecked Sendable {
     /// Runs a synchronous side effect's body here, inside its item's dispatch context when it
     /// carries one; returns its outcome, for its promise.
     private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
-        if envelope.context != nil, let dispatchContext {
+        if restoresContext, let dispatchContext, envelope.context != nil {
             return runBodyRestoring(envelope, with: runner, in: dispatchContext)
         }
         return runBodyHere(envelope, with: runner)

@@ -24,8 +24,8 @@ final class UpdaterApplier<S: State> {
     /// Applies `item`, a state updater, to the state in `cell`, then calls its follow-up (if it has
     /// one) with the states around the update, on this thread, before anything else is handled.
     ///
-    /// The follow-up runs inside the item's captured dispatch context, `followUpContext`, when it
-    /// has one.
+    /// In a store with a dispatch context, the follow-up runs inside the item's, which its promise
+    /// carries.
     ///
     /// Returns how to settle `promise`, unless listeners wait for the change (``Audience/listeners``):
     /// then it goes with the change, and the delivery settles it once every listener has heard it.
@@ -36,7 +36,6 @@ final class UpdaterApplier<S: State> {
         to cell: StateCell<S>,
         for audience: Audience,
         context: any AnySideEffectContext,
-        followUpIn followUpContext: CapturedContext?,
         tracer: SignpostLogger?
     ) -> Settlement? {
         // A promise that needs the item to settle (an updater replacing a returning side effect,
@@ -47,7 +46,7 @@ final class UpdaterApplier<S: State> {
                 return applyKeepingChange(
                     item, with: updater, to: cell, for: audience,
                     settling: heldForListeners ? promise : nil, context: context,
-                    followUpIn: followUpContext
+                    followUpIn: updater.followUp == nil || dispatchContext == nil ? nil : promise?.dispatchContext
                 )
             }
             // Nobody holds the state before the update, so it changes the only copy in place.
