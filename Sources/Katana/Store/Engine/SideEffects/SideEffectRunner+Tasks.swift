@@ -113,35 +113,11 @@ extension SideEffectRunner {
         }
     }
 
-    /// Runs a side effect's body, its whole task, inside its item's dispatch context (restored
-    /// once, so it is in place after every suspension of the body). Apart, so that a task without
-    /// a context keeps no closure in its frame.
-    @inline(never)
-    nonisolated(nonsending) private static func runRestoring(
-        _ job: Job,
-        with runner: ItemKind.AsyncSideEffectRunner,
-        in dispatchContext: DispatchContext
-    ) async -> Result<any Sendable, any Error> {
-        var outcome: Result<any Sendable, any Error> = .failure(KatanaError.dispatchContextNotRestored(item: typeName(of: job.envelope.item)))
-        _ = await dispatchContext.run(job.envelope.context) {
-            if let logger = SignpostLogger.active(job.taskRunner?.tracer) {
-                outcome = await runTraced(job, with: runner, logger: logger)
-            } else {
-                do {
-                    outcome = .success(try await runner.run(job.envelope.item, sequence: job.envelope.sequence))
-                } catch {
-                    outcome = .failure(error)
-                }
-            }
-        }
-        return outcome
-    }
-
     /// Runs a side effect's body inside a signpost interval, for a store that traces. Apart, so
     /// that an untraced task keeps no interval in its frame (docs/PERFORMANCE.md, "Side effects:
     /// no-op AsyncSideEffect").
     @inline(never)
-    nonisolated(nonsending) private static func runTraced(
+    nonisolated(nonsending) static func runTraced(
         _ job: Job,
         with runner: ItemKind.AsyncSideEffectRunner,
         logger: SignpostLogger

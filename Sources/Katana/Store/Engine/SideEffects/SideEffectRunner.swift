@@ -240,28 +240,8 @@ final class SideEffectRunner: @unchecked Sendable {
         return cancellation.map { .failure($0.error(for: job?.itemType ?? type(of: envelope.item))) } ?? outcome
     }
 
-    /// Runs a synchronous side effect's body here, inside its item's dispatch context when it
-    /// carries one; returns its outcome, for its promise.
-    private func runBody(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
-        if restoresContext, let dispatchContext, envelope.context != nil {
-            return runBodyRestoring(envelope, with: runner, in: dispatchContext)
-        }
-        return runBodyHere(envelope, with: runner)
-    }
-
-    /// ``runBody(_:with:)`` for an item that carries a dispatch context. Apart, so that a store
-    /// without one keeps no closure for it.
-    @inline(never)
-    private func runBodyRestoring(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner, in dispatchContext: DispatchContext) -> Settlement {
-        var settlement = Settlement.failure(KatanaError.dispatchContextNotRestored(item: typeName(of: envelope.item)))
-        _ = dispatchContext.run(envelope.context) {
-            settlement = runBodyHere(envelope, with: runner)
-        }
-        return settlement
-    }
-
     /// Runs a synchronous side effect's body here, as it is.
-    private func runBodyHere(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
+    func runBodyHere(_ envelope: Envelope, with runner: ItemKind.SideEffectRunner) -> Settlement {
         SignpostLogger.trace(tracer, envelope.item, kind: .sideEffect) {
             do {
                 return .result(.success(try runner(envelope.item, envelope.sequence)))
