@@ -104,8 +104,11 @@ import Glibc
         // On a quiet machine the burst runs on the width or one more. On a busy one, a side effect
         // the system preempts for milliseconds looks blocked when nothing can tell, and gets a
         // worker to spare: a bound that holds beside CPU hogs, far below what counting every job
-        // still on its worker at a tick as blocked gave (44-55 here).
-        #expect(timeline.mostAtOnce <= width + 8, "\(Self.probes[probeIndex].name): \(timeline.mostAtOnce) at once")
+        // still on its worker at a tick as blocked gave (44-55 here). Under the thread sanitizer,
+        // which slows the store's own work several times over, and beside CI's other lane, 22 were
+        // seen once: that run checks for races, and its bound only for the fault, below 44.
+        let bound = width + (isRunningUnderThreadSanitizer ? 32 : 8)
+        #expect(timeline.mostAtOnce <= bound, "\(Self.probes[probeIndex].name): \(timeline.mostAtOnce) at once")
     }
 
     @Test(arguments: [8, 64], probes.indices)
