@@ -68,7 +68,7 @@ import Dispatch
     let dispatchContext: DispatchContext?
     /// Its capture function, and whether there is one: what a dispatch from outside tests, one
     /// byte (docs/PERFORMANCE.md, "Dispatch context").
-    private let captureContext: (@Sendable () -> (any Sendable)?)?
+    let captureContext: (@Sendable () -> (any Sendable)?)?
     let capturesContext: Bool
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
@@ -105,29 +105,6 @@ import Dispatch
     }
 
     deinit { EngineDirectory.unregister(directoryNumber) }
-
-    /// Adds an item dispatched from outside, which an idle store starts at once on the calling
-    /// thread (a side effect), with what the dispatch context captures here. Without a dispatch
-    /// context, one test and the plain path (docs/PERFORMANCE.md, "Dispatch context").
-    @inline(__always)
-    func enqueueStartingWhenIdle(_ item: any Dispatchable, settling promise: PromiseHandle) {
-        if capturesContext {
-            enqueueCapturing(item, settling: promise, startingWhenIdle: true)
-        } else {
-            enqueue(item, settling: promise, startingWhenIdle: true)
-        }
-    }
-
-    /// Adds an item with its promise carrying what the dispatch context captures here.
-    @inline(never)
-    func enqueueCapturing(_ item: any Dispatchable, settling promise: PromiseHandle, startingWhenIdle: Bool) {
-        enqueue(item, settling: capturing(promise), startingWhenIdle: startingWhenIdle)
-    }
-
-    /// `promise`, carrying what the dispatch context captures here (unless it captures nil).
-    func capturing(_ promise: PromiseHandle) -> PromiseHandle {
-        promise.carrying(captureContext?().map(CapturedContext.init))
-    }
 
     // MARK: - Enqueue
 
