@@ -16,13 +16,15 @@ final class SideEffectSpan: @unchecked Sendable {
     private let tracer: any Tracer
     private let name: String
     private let parent: ServiceContext
+    private let ends: SpanEnds
     private var span: (any Span)?
     private var ended = false
 
-    init(tracer: any Tracer, name: String, parent: ServiceContext) {
+    init(tracer: any Tracer, name: String, parent: ServiceContext, ends: SpanEnds) {
         self.tracer = tracer
         self.name = name
         self.parent = parent
+        self.ends = ends
     }
 
     /// The span's context, for the body to run in: the span opens the first time it is asked.
@@ -54,7 +56,7 @@ final class SideEffectSpan: @unchecked Sendable {
             span.attributes["katana.side_effect.cancelled_by"] = canceller.rawValue
         }
         span.attributes["katana.side_effect.began"] = end.began
-        span.end()
+        ends.end(span)
     }
 
     /// Ends the span of a side effect that was not passed on (`blocked` or `rejected` by a later
@@ -63,7 +65,7 @@ final class SideEffectSpan: @unchecked Sendable {
         guard let span = takeForEnd() else { return }
         span.attributes["katana.side_effect.outcome"] = outcome
         span.attributes["katana.side_effect.began"] = false
-        span.end()
+        ends.end(span)
     }
 
     /// The span to end, opened now if the body never started it; nil when it has ended already.

@@ -30,17 +30,28 @@ import Tracing
 ///   (`succeeded`, `failed` with the error recorded and the status set to error, `cancelled` with
 ///   `katana.side_effect.cancelled_by`), or at once, `blocked` or `rejected`, when it is not passed on.
 ///
-/// Spans end on the thread where the item or the side effect ended; the tracer's `end` should not
-/// block (the exporters of swift-otel and the in-memory tracer hand the span over and return).
+/// The store never waits on the tracer's `end`: spans end on a queue of their own, as of the moment
+/// the item or the side effect ended. When `pendingSpanLimit` spans wait there (a tracer whose
+/// `end` blocks, an exporter that cannot keep up), further spans are dropped, not exported, and
+/// counted in ``droppedSpanCount``.
 public struct StoreTracing: Interceptor {
     private let givenTracer: (any Tracer)?
+    private let ends: SpanEnds
     /// The tracer this store's copy uses, and its open side-effect spans; nil before ``start(in:)``.
     private var started: (tracer: any Tracer, spans: SideEffectSpans)?
 
     /// Spans made by `tracer` (nil: the tracer `InstrumentationSystem` was bootstrapped with, as of
-    /// when the store starts).
-    public init(tracer: (any Tracer)? = nil) {
+    /// when the store starts), with at most `pendingSpanLimit` spans waiting for the tracer to end
+    /// them before further ones are dropped.
+    public init(tracer: (any Tracer)? = nil, pendingSpanLimit: Int = 4096) {
         givenTracer = tracer
+        ends = SpanEnds(limit: pendingSpanLimit)
+    }
+
+    /// How many spans were dropped, not ended, because `pendingSpanLimit` spans were waiting for
+    /// the tracer; shared by every copy of this value.
+    public var droppedSpanCount: Int {
+        ends.droppedCount
     }
 
     /// Subscribes to the store's side-effect ends, which end the side effects' spans.
@@ -66,7 +77,7 @@ public struct StoreTracing: Interceptor {
         itemSpan.attributes["katana.item.sequence"] = Int(truncatingIfNeeded: current.sequence)
         var runsSideEffect = false
         if kind == .sideEffect || kind == .asyncSideEffect {
-            let span = SideEffectSpan(tracer: started.tracer, name: name + " side effect", parent: itemSpan.context)
+            let span = SideEffectSpan(tracer: started.tracer, name: name + " side effect", parent: itemSpan.context, ends: ends)
             started.spans.keep(span, for: current.sequence)
             // The side effect's body, and what it dispatches, run inside its span, which opens as
             // the store restores this value around the body.
@@ -81,11 +92,11 @@ public struct StoreTracing: Interceptor {
             let outcome = ItemOutcome.afterThrow
             finish(itemSpan, outcome, sideEffect: runsSideEffect ? current.sequence : nil, in: started.spans)
             itemSpan.recordError(error)
-            itemSpan.end()
+            ends.end(itemSpan)
             throw error
         }
         finish(itemSpan, ItemOutcome.afterNext, sideEffect: runsSideEffect ? current.sequence : nil, in: started.spans)
-        itemSpan.end()
+        ends.end(itemSpan)
     }
 
     /// Sets the item's outcome, and ends the span of a side effect that will not run.
