@@ -17,6 +17,7 @@ let package = Package(
         .package(name: "KatanaTools", path: "../Tools"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // glibc's allocator statistics, which the Glibc module does not export.
@@ -45,6 +46,17 @@ let package = Package(
             dependencies: [
                 "KatanaBenchmarkSupport",
                 .product(name: "KatanaRecording", package: "Katana"),
+            ]
+        ),
+        // What the dispatch context and the tracing interceptor cost per item, as a plain program
+        // for valgrind; a target of its own so that KatanaProfile's binary stays as it is.
+        .executableTarget(
+            name: "KatanaTracingProfile",
+            dependencies: [
+                "KatanaBenchmarkSupport",
+                .product(name: "KatanaTracing", package: "KatanaTools"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The Katana 2.x workloads (the middleware bridge) as a plain program, for perf / valgrind;

@@ -73,16 +73,20 @@ default_size() {
     echo 25000
 }
 
+# The program whose workloads are measured: KatanaProfile unless PROFILE_PROGRAM names another of
+# this package's (KatanaTracingProfile: the dispatch context's and the tracing interceptor's cost).
+program="${PROFILE_PROGRAM:-KatanaProfile}"
+
 cd "$here"
-echo "building KatanaProfile (release)..." >&2
+echo "building $program (release)..." >&2
 build_log="$(mktemp)"
 trap 'rm -f "$build_log"' EXIT
-if ! swift build -c release --product KatanaProfile > "$build_log" 2>&1; then
+if ! swift build -c release --product "$program" > "$build_log" 2>&1; then
     tail -n 30 "$build_log" >&2
-    echo "KatanaProfile does not build (cd Benchmarks && swift build -c release --product KatanaProfile)" >&2
+    echo "$program does not build (cd Benchmarks && swift build -c release --product $program)" >&2
     exit 1
 fi
-bin="$(swift build -c release --show-bin-path)/KatanaProfile"
+bin="$(swift build -c release --show-bin-path)/$program"
 
 # The instructions callgrind counted for one run of `workload` at `count` items.
 collected() {
@@ -92,7 +96,7 @@ collected() {
     count="$(printf '%s\n' "$output" | sed -n 's/.*Collected : \([0-9][0-9]*\).*/\1/p' | tail -n 1)"
     if [ "$status" -ne 0 ] || [ -z "$count" ]; then
         printf '%s\n' "$output" | tail -n 15 >&2
-        echo "$1: KatanaProfile at $2 items gave no count (exit status $status; an unknown workload?)" >&2
+        echo "$1: $program at $2 items gave no count (exit status $status; an unknown workload?)" >&2
         return 1
     fi
     echo "$count"

@@ -37,4 +37,9 @@ fi
 echo "== memory probe (1,000 in-flight dispatches)"
 swift build -c release --product KatanaMemoryProbe
 .build/release/KatanaMemoryProbe 1000
+echo "== the dispatch context's and the tracing interceptor's workloads (1,000 items each)"
+swift build -c release --product KatanaTracingProfile
+for workload in updaters updaters-context traced-noop traced-memory; do
+    .build/release/KatanaTracingProfile "$workload" 1000
+done
 echo "== smoke run passed"

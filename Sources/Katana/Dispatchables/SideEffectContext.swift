@@ -222,7 +222,7 @@ public struct SideEffectContext<S: State, D: SideEffectDependencyContainer>: Any
     /// none) instead of what the dispatch context would capture where it dispatches: for work that
     /// dispatches on behalf of an item elsewhere (an observer rule on its own queue).
     public func withDispatchContext(_ dispatchContext: (any Sendable)?) -> SideEffectContext {
-        SideEffectContext(core: core, origin: origin, contextSource: .given(dispatchContext.map(CapturedContext.init)))
+        SideEffectContext(core: core, origin: origin, contextSource: .given(GivenContext(dispatchContext.map(CapturedContext.init))))
     }
 
     /// This context, with what it dispatches marked as coming from work labelled `label`:

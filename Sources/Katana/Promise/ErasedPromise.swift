@@ -20,12 +20,14 @@ protocol ErasedPromise: AnyObject {
     /// Rejects the promise with `error` unless it has settled; returns whether it did.
     func cancel(with error: any Error) -> Bool
 
-    /// What tells this promise from others: the promise itself, or the one a wrapper stands for.
-    var identity: ObjectIdentifier { get }
-}
+    /// What the store's dispatch context captured for the item this promise settles; nil when it
+    /// carries none.
+    var dispatchContext: CapturedContext? { get }
 
-extension ErasedPromise {
-    var identity: ObjectIdentifier {
-        ObjectIdentifier(self)
-    }
+    /// Makes the promise carry `context` for its item (replacing any it carried).
+    func carry(_ context: CapturedContext?)
+
+    /// ``carry(_:)`` without the lock, for a promise that has not left the thread that made it:
+    /// its item is not enqueued yet and the promise not returned to the dispatcher.
+    func carryBeforeSharing(_ context: consuming CapturedContext?)
 }

@@ -48,6 +48,9 @@ public struct Promise<Value: Sendable>: @unchecked Sendable {
     struct Storage {
         var phase: Phase
         let work: Work
+        /// What the store's dispatch context captured for the item this promise settles (see
+        /// ``PromiseHandle/dispatchContext``); nil in a store without one.
+        var dispatchContext: CapturedContext? = nil
     }
 
     /// The promise's only allocation: its storage and lock. The store keeps it (type-erased) next

@@ -72,6 +72,33 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         }
     }
 
+    var dispatchContext: CapturedContext? {
+        if Value.self == Void.self {
+            // The store's promises are most often `Promise<Void>`s: a path that needs no look-up
+            // of the generic storage's type at run time (docs/PERFORMANCE.md, "Dispatch context").
+            return Unsafe.downcast(self, to: PromiseCore<Void>.self).withLock { $0.dispatchContext }
+        }
+        return withLock { $0.dispatchContext }
+    }
+
+    func carry(_ context: CapturedContext?) {
+        if Value.self == Void.self {
+            Unsafe.downcast(self, to: PromiseCore<Void>.self).withLock { $0.dispatchContext = context }
+            return
+        }
+        withLock { $0.dispatchContext = context }
+    }
+
+    func carryBeforeSharing(_ context: consuming CapturedContext?) {
+        // Nothing else can reach the storage yet: the write needs no lock.
+        let given = consume context
+        if Value.self == Void.self {
+            Unsafe.downcast(self, to: PromiseCore<Void>.self).withUnsafeMutablePointerToHeader { $0.pointee.dispatchContext = given }
+            return
+        }
+        withUnsafeMutablePointerToHeader { $0.pointee.dispatchContext = given }
+    }
+
     var isPending: Bool {
         if Value.self == Void.self {
             // Asked once per async side effect, whose promise is most often a `Promise<Void>`.

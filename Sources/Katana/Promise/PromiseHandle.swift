@@ -36,25 +36,28 @@ struct PromiseHandle: @unchecked Sendable {
 
     /// Whether this handle and `other` are the same promise.
     func isSame(as other: PromiseHandle) -> Bool {
-        core.identity == other.core.identity
+        core === other.core
     }
 
     /// What the store's dispatch context captured for the item this promise settles; nil when
-    /// it carries none.
+    /// it carries none. Read it only in a store that has a dispatch context: it takes the
+    /// promise's lock.
     var dispatchContext: CapturedContext? {
-        (core as? ContextualPromise)?.context
+        core.dispatchContext
     }
 
-    /// This promise, carrying `context` for its item (replacing any it carried); itself when
-    /// `context` is what it carries already.
+    /// This promise, now carrying `context` for its item (replacing any it carried).
     func carrying(_ context: CapturedContext?) -> PromiseHandle {
-        let carrier = core as? ContextualPromise
-        if carrier?.context === context {
-            return self
-        }
-        let inner = carrier?.inner ?? core
-        guard let context else { return PromiseHandle(core: inner) }
-        return PromiseHandle(core: ContextualPromise(inner, carrying: context))
+        core.carry(context)
+        return self
+    }
+
+    /// This promise, made for an item not enqueued yet, now carrying `context`: written without
+    /// the promise's lock, since no other thread can reach the promise before the item is
+    /// enqueued.
+    func carryingBeforeSharing(_ context: consuming CapturedContext?) -> PromiseHandle {
+        core.carryBeforeSharing(context)
+        return self
     }
 }
 

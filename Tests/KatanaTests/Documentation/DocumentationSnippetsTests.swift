@@ -35,6 +35,11 @@ import Testing
             "Tests/KatanaTestingTests/Documentation/ReadmeTestingTests.swift",
         // Its own package, built against swift-service-lifecycle: `swift test --package-path Examples/ServiceLifecycleExample`.
         "docs/Lifetimes.md: import Katana": "Examples/ServiceLifecycleExample/Sources/StoreService/StoreService.swift",
+        // The Tools package's tests: a store whose tracer blocks, with a limit and its count.
+        "docs/Tracing.md: let tracing = StoreTracing(pendingSpanLimit: 10_000)": "Tools/Tests/KatanaTracingTests/SlowTracerTests.swift",
+        // Its own package, built against swift-otel: `swift test --package-path Examples/TracedService`.
+        "docs/Tracing.md: var configuration = OTel.Configuration.default":
+            "Examples/TracedService/Sources/traced-service/TracedServiceMain.swift",
     ]
 
     /// Snippets a test holds line for line in a form the plain search cannot see (split between a

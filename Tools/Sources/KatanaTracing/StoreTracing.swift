@@ -30,6 +30,10 @@ import Tracing
 ///   (`succeeded`, `failed` with the error recorded and the status set to error, `cancelled` with
 ///   `katana.side_effect.cancelled_by`), or at once, `blocked` or `rejected`, when it is not passed on.
 ///
+/// A span the tracer does not record (a no-op tracer, a trace sampled out) gets no attributes, and
+/// a side effect under it no span of its own: it runs in the item's span's context, which keeps
+/// the trace's id and sampling decision for what it calls.
+///
 /// The store never waits on the tracer's `end`: spans end on a queue of their own, as of the moment
 /// the item or the side effect ended. When `pendingSpanLimit` spans wait there (a tracer whose
 /// `end` blocks, an exporter that cannot keep up), further spans are dropped, not exported, and
@@ -38,7 +42,7 @@ public struct StoreTracing: Interceptor {
     private let givenTracer: (any Tracer)?
     private let ends: SpanEnds
     /// The tracer this store's copy uses, and its open side-effect spans; nil before ``start(in:)``.
-    private var started: (tracer: any Tracer, spans: SideEffectSpans)?
+    private var started: (tracer: any Tracer, spans: SideEffectSpans, types: ItemTypes)?
 
     /// Spans made by `tracer` (nil: the tracer `InstrumentationSystem` was bootstrapped with, as of
     /// when the store starts), with at most `pendingSpanLimit` spans waiting for the tracer to end
@@ -58,7 +62,7 @@ public struct StoreTracing: Interceptor {
     public mutating func start(in context: any AnySideEffectContext) {
         let spans = SideEffectSpans()
         context.observeSideEffectEnds { end in spans.end(end) }
-        started = (givenTracer ?? InstrumentationSystem.tracer, spans)
+        started = (givenTracer ?? InstrumentationSystem.tracer, spans, ItemTypes())
     }
 
     /// Opens the item's span (and a side effect's) under the dispatching code's context, passes the
@@ -69,9 +73,16 @@ public struct StoreTracing: Interceptor {
             return
         }
         let parent = InterceptedItem.currentDispatchContext as? ServiceContext ?? .topLevel
-        let kind = ItemKind(of: item)
-        let name = String(describing: type(of: item))
+        let (name, kind) = started.types.describe(item)
         let itemSpan = SideEffectSpan.startSpan(started.tracer, name, context: parent)
+        guard itemSpan.isRecording else {
+            // Not recorded (a no-op tracer, a trace sampled out): no attributes, no side-effect
+            // span; what runs inside the item still carries the trace's context.
+            InterceptedItem.setCurrentDispatchContext(itemSpan.context)
+            defer { itemSpan.end() }
+            try next(item)
+            return
+        }
         itemSpan.attributes["katana.item.kind"] = kind.rawValue
         itemSpan.attributes["katana.item.origin"] = String(describing: current.origin)
         itemSpan.attributes["katana.item.sequence"] = Int(truncatingIfNeeded: current.sequence)

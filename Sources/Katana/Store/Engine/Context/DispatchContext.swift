@@ -55,9 +55,9 @@ public struct DispatchContext: Sendable {
     }
 }
 
-/// A captured dispatch context, as an item's envelope carries it: one reference, so that an
-/// envelope without one carries a nil word.
-final class CapturedContext: Sendable {
+/// A captured dispatch context, as an item's promise keeps it: the value itself, held inline, so
+/// that capturing one allocates nothing.
+struct CapturedContext: Sendable {
     /// What the dispatch context's `capture` returned.
     let value: any Sendable
 
@@ -97,54 +97,23 @@ extension DispatchContext {
     }
 }
 
-/// A dispatched item's promise with what the store's dispatch context captured for the item: an
-/// envelope carries it in the promise's place, so that an envelope is the same size, and copied
-/// the same way, whether the store has a dispatch context or not (docs/PERFORMANCE.md, "Dispatch
-/// context"). Everything a promise does goes to the promise it wraps, whose identity it has.
-// @unchecked: both properties are constants; the wrapped promise is safe to use from any thread.
-final class ContextualPromise: ErasedPromise, @unchecked Sendable {
-    let inner: any ErasedPromise
-    let context: CapturedContext
-
-    init(_ inner: any ErasedPromise, carrying context: CapturedContext) {
-        self.inner = inner
-        self.context = context
-    }
-
-    func settle(erased outcome: Result<any Sendable, any Error>, replacing item: any Dispatchable) {
-        inner.settle(erased: outcome, replacing: item)
-    }
-
-    func settleDone(replacing item: any Dispatchable) {
-        inner.settleDone(replacing: item)
-    }
-
-    var acceptsDone: Bool {
-        inner.acceptsDone
-    }
-
-    func settleDone() {
-        inner.settleDone()
-    }
-
-    var isPending: Bool {
-        inner.isPending
-    }
-
-    func cancel(with error: any Error) -> Bool {
-        inner.cancel(with: error)
-    }
-
-    var identity: ObjectIdentifier {
-        inner.identity
-    }
-}
-
 /// Where an item's dispatch context comes from.
 enum ContextSource: Sendable {
     /// The store's dispatch context captures it where the item is dispatched.
     case capture
     /// It is given: the context of the work that dispatches it (an observer rule's trigger), or
     /// none.
-    case given(CapturedContext?)
+    case given(GivenContext)
+}
+
+/// A context given to a side effect's context (``SideEffectContext/withDispatchContext(_:)``),
+/// boxed: a side effect's context holds one reference for it, so that its layout stays the same
+/// whether it was given one or not (docs/PERFORMANCE.md, "Dispatch context").
+final class GivenContext: Sendable {
+    /// The context its dispatches carry; nil for none.
+    let context: CapturedContext?
+
+    init(_ context: CapturedContext?) {
+        self.context = context
+    }
 }

@@ -19,8 +19,10 @@ extension StoreEngine {
         enqueue(item, settling: capturing(promise), startingWhenIdle: startingWhenIdle)
     }
 
-    /// `promise`, carrying what the dispatch context captures here (unless it captures nil).
+    /// `promise`, made for an item about to be enqueued, carrying what the dispatch context
+    /// captures here (unless it captures nil).
     func capturing(_ promise: PromiseHandle) -> PromiseHandle {
-        promise.carrying(captureContext?().map(CapturedContext.init))
+        guard let captured = captureContext?() else { return promise }
+        return promise.carryingBeforeSharing(CapturedContext(captured))
     }
 }

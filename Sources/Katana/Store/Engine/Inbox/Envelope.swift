@@ -15,7 +15,7 @@ struct Envelope: Sendable {
     let origin: OriginStamp
     /// What the store's dispatch context captured when the item was dispatched (or an interceptor
     /// put in its place), carried by its promise; nil without one. Read it only in a store that
-    /// has a dispatch context: it looks at the promise's type.
+    /// has a dispatch context: it takes the promise's lock.
     var context: CapturedContext? {
         promise?.dispatchContext
     }

@@ -18,7 +18,7 @@ extension StoreEngine {
         let carrying =
             switch context {
             case .capture: capturesContext ? capturing(promise) : promise
-            case .given(let given): promise.carrying(given)
+            case .given(let given): promise.carryingBeforeSharing(given.context)
             }
         enqueue(item, settling: carrying, skipsInterceptors: false, fromStoreWork: true, origin: origin)
     }
@@ -43,7 +43,7 @@ extension StoreEngine {
     func helpDrain(until promise: ObjectIdentifier) {
         let handover = inbox.withLock { inbox in
             inbox.help(searchLimit: Self.helpingSearchLimit) { envelope in
-                envelope.promise.map { $0.core.identity == promise } ?? false
+                envelope.promise.map { ObjectIdentifier($0.core) == promise } ?? false
             }
         }
         guard let handover else { return }

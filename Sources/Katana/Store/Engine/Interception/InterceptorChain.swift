@@ -105,7 +105,14 @@ final class InterceptorChain: @unchecked Sendable {
             // Lent from a local, which nothing else can change meanwhile: not copied.
             var promise: PromiseHandle?
             swap(&promise, &self.promise)
-            let settlement = handle(item, carriesContext ? promise?.carrying(context) : promise, sequence)
+            // Two calls rather than one with a conditional argument, which would copy the promise
+            // (a retain and a release) in a store without a dispatch context too.
+            let settlement: Settlement?
+            if carriesContext {
+                settlement = handle(item, promise?.carrying(context), sequence)
+            } else {
+                settlement = handle(item, promise, sequence)
+            }
             switch consume settlement {
             case nil:
                 // Settled elsewhere (after the listeners, or by a side effect).
