@@ -30,4 +30,8 @@ protocol ErasedPromise: AnyObject {
     /// ``carry(_:)`` without the lock, for a promise that has not left the thread that made it:
     /// its item is not enqueued yet and the promise not returned to the dispatcher.
     func carryBeforeSharing(_ context: consuming CapturedContext?)
+
+    /// ``carryBeforeSharing(_:)`` with what `capture` returns (nothing when it returns nil), put
+    /// in place without a copy.
+    func carryBeforeSharing(capturedBy capture: () -> (any Sendable)?)
 }

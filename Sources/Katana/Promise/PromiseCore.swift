@@ -89,6 +89,20 @@ final class PromiseCore<Value: Sendable>: LockedStorage<Promise<Value>.Storage>,
         withLock { $0.dispatchContext = context }
     }
 
+    func carryBeforeSharing(capturedBy capture: () -> (any Sendable)?) {
+        if Value.self == Void.self {
+            Unsafe.downcast(self, to: PromiseCore<Void>.self).withUnsafeMutablePointerToHeader { header in
+                guard let value = capture() else { return }
+                header.pointee.dispatchContext = CapturedContext(consume value)
+            }
+            return
+        }
+        withUnsafeMutablePointerToHeader { header in
+            guard let value = capture() else { return }
+            header.pointee.dispatchContext = CapturedContext(consume value)
+        }
+    }
+
     func carryBeforeSharing(_ context: consuming CapturedContext?) {
         // Nothing else can reach the storage yet: the write needs no lock.
         let given = consume context

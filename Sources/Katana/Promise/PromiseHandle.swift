@@ -51,14 +51,6 @@ struct PromiseHandle: @unchecked Sendable {
         core.carry(context)
         return self
     }
-
-    /// This promise, made for an item not enqueued yet, now carrying `context`: written without
-    /// the promise's lock, since no other thread can reach the promise before the item is
-    /// enqueued.
-    func carryingBeforeSharing(_ context: consuming CapturedContext?) -> PromiseHandle {
-        core.carryBeforeSharing(context)
-        return self
-    }
 }
 
 extension Promise {

@@ -9,7 +9,7 @@ import Testing
     @Test func glibcsDefaultMutexIsAllZeros_soWritingZerosInitialisesOne() {
         var initialised = pthread_mutex_t()
         // Marks every byte, so that a byte the call leaves alone would show.
-        withUnsafeMutableBytes(of: &initialised) { $0.initializeMemory(as: UInt8.self, repeating: 0xA5) }
+        withUnsafeMutableBytes(of: &initialised) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0xA5) }
         #expect(pthread_mutex_init(&initialised, nil) == 0)
         let bytes = withUnsafeBytes(of: &initialised) { Array($0) }
         #expect(bytes.allSatisfy { $0 == 0 })

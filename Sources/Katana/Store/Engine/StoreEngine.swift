@@ -66,9 +66,9 @@ import Dispatch
     let threadProbe: any ThreadProbe
     /// What items carry from the code that dispatches them, when the store has one.
     let dispatchContext: DispatchContext?
-    /// Its capture function, and whether there is one: what a dispatch from outside tests, one
-    /// byte (docs/PERFORMANCE.md, "Dispatch context").
-    let captureContext: (@Sendable () -> (any Sendable)?)?
+    /// Its capture function (one returning nil without one), and whether there is one: what a
+    /// dispatch from outside tests, one byte (docs/PERFORMANCE.md, "Dispatch context").
+    let captureContext: @Sendable () -> (any Sendable)?
     let capturesContext: Bool
     /// This engine's number in ``EngineDirectory``.
     let directoryNumber: UInt64
@@ -90,7 +90,7 @@ import Dispatch
         self.workerThreads = workerThreads
         self.threadProbe = threadProbe
         self.dispatchContext = dispatchContext
-        captureContext = dispatchContext?.capture
+        captureContext = dispatchContext?.capture ?? capturesNothing
         capturesContext = dispatchContext != nil
         updaterQueue = DispatchQueue(label: label)
         delivery = ListenerDelivery(executor: listenerExecutor, activity: activity)
@@ -289,3 +289,6 @@ import Dispatch
         Unsafe.downcast(right.drainer, to: Drainer<S>.self)
     }
 }
+
+/// The capture function of a store without a dispatch context, never called.
+private let capturesNothing: @Sendable () -> (any Sendable)? = { nil }

@@ -16,13 +16,14 @@ extension StoreEngine {
     /// Adds an item with its promise carrying what the dispatch context captures here.
     @inline(never)
     func enqueueCapturing(_ item: any Dispatchable, settling promise: PromiseHandle, startingWhenIdle: Bool) {
-        enqueue(item, settling: capturing(promise), startingWhenIdle: startingWhenIdle)
+        capture(into: promise)
+        enqueue(item, settling: promise, startingWhenIdle: startingWhenIdle)
     }
 
-    /// `promise`, made for an item about to be enqueued, carrying what the dispatch context
-    /// captures here (unless it captures nil).
-    func capturing(_ promise: PromiseHandle) -> PromiseHandle {
-        guard let captured = captureContext?() else { return promise }
-        return promise.carryingBeforeSharing(CapturedContext(captured))
+    /// Has `promise`, made for an item about to be enqueued, carry what the dispatch context
+    /// captures here (unless it captures nil). Changes the promise rather than returning a copy
+    /// of its handle, which would retain it.
+    func capture(into promise: PromiseHandle) {
+        promise.core.carryBeforeSharing(capturedBy: captureContext)
     }
 }

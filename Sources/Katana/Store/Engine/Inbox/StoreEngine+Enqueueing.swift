@@ -15,12 +15,15 @@ extension StoreEngine {
     /// interceptor, the dependencies), from `origin`, with the dispatch context `context` says: a
     /// shutdown that lets work finish still takes it.
     func enqueueFromStoreWork(_ item: any Dispatchable, settling promise: PromiseHandle, origin: OriginStamp, context: ContextSource) {
-        let carrying =
-            switch context {
-            case .capture: capturesContext ? capturing(promise) : promise
-            case .given(let given): promise.carryingBeforeSharing(given.context)
+        switch context {
+        case .capture:
+            if capturesContext {
+                capture(into: promise)
             }
-        enqueue(item, settling: carrying, skipsInterceptors: false, fromStoreWork: true, origin: origin)
+        case .given(let given):
+            promise.core.carryBeforeSharing(given.context)
+        }
+        enqueue(item, settling: promise, skipsInterceptors: false, fromStoreWork: true, origin: origin)
     }
 
     /// Adds an envelope that has been on its way through the store already (see
