@@ -147,8 +147,8 @@ let package = Package(
 // CI's run of this package under the thread sanitizer (`KATANA_TOOLS_SANITIZE=thread swift test`):
 // the package's own targets are instrumented, its dependencies (NIO, Hummingbird, the root
 // package, whose own sanitized run covers it) are not, so that run reuses the plain build of them
-// instead of compiling a second copy of the whole tree. docs/Architecture.md ("Testing and
-// tools") says what the sanitizer sees this way and what it does not.
+// instead of compiling a second copy of the whole tree. docs/RELIABILITY.md ("The Tools package
+// under the thread sanitizer") says what the sanitizer sees this way and what it does not.
 if ProcessInfo.processInfo.environment["KATANA_TOOLS_SANITIZE"] == "thread" {
     for target in package.targets {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=thread"])]
