@@ -20,7 +20,9 @@ let package = Package(
         .executable(name: "katana-service-demo", targets: ["katana-service-demo"]),
     ],
     targets: [
-        .target(name: "Katana", swiftSettings: librarySettings),
+        .target(name: "Katana", dependencies: ["KatanaThreadSlots"], swiftSettings: librarySettings),
+        // Per-thread slots in C, for Katana's markers (Swift has no thread-local storage of its own).
+        .target(name: "KatanaThreadSlots"),
         .testTarget(
             name: "KatanaTests",
             dependencies: ["KatanaTestSupport", "Katana", "katana-precondition-probe", "TestProgramSupport", "DocumentationSupport"]

@@ -3,7 +3,7 @@
 /// It lets ``Promise/wait(timeout:)`` refuse to block a thread that is handling a store's state
 /// updaters (nothing else could handle the item it waits for).
 enum StoreQueueMarker {
-    private static let slot = ThreadLocal<AnyObject>()
+    private static let slot = ThreadLocal<AnyObject>(.storeQueue)
 
     /// Whether the calling thread is draining some store's inbox.
     static var isOnStoreQueue: Bool {

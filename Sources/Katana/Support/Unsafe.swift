@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import KatanaThreadSlots
 
 /// Every construct in this module that steps outside Swift's type and memory safety, and the one
 /// invariant each relies on. Each is here because a benchmark shows it pays (the figures are in
@@ -50,6 +51,22 @@ enum Unsafe {
             try body(unsafeBitCast(opened, to: T.self))
         }
         return try open(item)
+    }
+
+    /// The type `item`'s existential container records for the value it holds (for a class, the
+    /// class it was stored as, possibly a superclass of its dynamic type), read from the container
+    /// without opening it, which would project the value out of its box first (docs/PERFORMANCE.md,
+    /// "Unsafe constructs").
+    ///
+    /// Invariant: an `any Dispatchable` is an opaque existential container, laid out as Swift's
+    /// ABI fixes it: a value buffer of three words, then the held type's metadata, then the
+    /// witness table. `UnsafeTests` checks this against the opened type for inline, boxed and
+    /// class values.
+    @inline(__always)
+    static func storedType(of item: borrowing any Dispatchable) -> ObjectIdentifier {
+        withUnsafePointer(to: item) { container in
+            ObjectIdentifier(UnsafeRawPointer(container).load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.stride, as: Any.Type.self))
+        }
     }
 
     /// `value` as a `T`, bit for bit.
@@ -119,6 +136,16 @@ enum Unsafe {
     @inline(__always)
     static func object<Object: AnyObject>(at pointer: UnsafeMutableRawPointer, as type: Object.Type) -> Object {
         Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// The calling thread's pointer in slot `index` of the C thread-local array
+    /// (`KatanaThreadSlots`), to read or replace.
+    ///
+    /// Invariant: `0 <= index < ThreadSlot.capacity`, which every ``ThreadSlot`` case is
+    /// (`ThreadLocalTests` checks it); the pointer is used on the calling thread only.
+    @inline(__always)
+    static func threadSlot(_ index: Int) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        katana_current_thread_slots() + index
     }
 
     // MARK: - The C allocator

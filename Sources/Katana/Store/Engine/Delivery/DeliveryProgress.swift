@@ -37,5 +37,5 @@ final class DeliveryProgress {
         slot.restore(previous)
     }
 
-    private static let slot = ThreadLocal<DeliveryProgress>()
+    private static let slot = ThreadLocal<DeliveryProgress>(.delivery)
 }

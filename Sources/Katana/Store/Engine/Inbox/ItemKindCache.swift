@@ -62,7 +62,7 @@ final class ItemKindCache {
     /// needs nothing of the store's state type.
     @inline(__always)
     private func lastEntry(for item: any Dispatchable) -> Unmanaged<Entry>? {
-        guard let lastValueType, Self.storedType(of: item) == lastValueType else { return nil }
+        guard let lastValueType, Unsafe.storedType(of: item) == lastValueType else { return nil }
         return Unsafe.unretained(last)
     }
 
@@ -87,12 +87,4 @@ final class ItemKindCache {
         return Unsafe.unretained(entry)
     }
 
-    /// The type an existential holds as it was stored (for a class, possibly a superclass of the
-    /// item's dynamic type; for a value type, its dynamic type), read from the existential itself.
-    private static func storedType(of item: any Dispatchable) -> ObjectIdentifier {
-        func open<Item: Dispatchable>(_: Item) -> ObjectIdentifier {
-            ObjectIdentifier(Item.self)
-        }
-        return open(item)
-    }
 }

@@ -68,15 +68,23 @@ final class InterceptorChain: @unchecked Sendable {
             self.handle = handle
         }
 
+        @inline(__always)
         fileprivate func begin(settling envelope: Envelope) {
             promise = envelope.promise
             sequence = envelope.sequence
             origin = envelope.origin
             if carriesContext {
-                context = envelope.context
+                takeContext(of: envelope)
             }
             passedOn = false
             running = true
+        }
+
+        /// Reads the run's dispatch context, in a store that has one: apart, so that a run in a
+        /// store without one does not set up what this needs.
+        @inline(never)
+        private func takeContext(of envelope: Envelope) {
+            context = envelope.context
         }
 
         /// Whether a run is in progress.
@@ -127,6 +135,7 @@ final class InterceptorChain: @unchecked Sendable {
 
         /// Settles what this run handled, now that its interceptors have returned; lets the
         /// promise go either way (a run that passed nothing on is settled by its caller).
+        @inline(__always)
         fileprivate func end() {
             running = false
             var promise: PromiseHandle?
@@ -134,10 +143,18 @@ final class InterceptorChain: @unchecked Sendable {
             if pendingIsDone {
                 pendingIsDone = false
                 promise?.settleDone()
-            } else if let pending = pendingSettlement {
-                pendingSettlement = nil
-                Envelope(pending.item, promise: promise).settle(pending.settlement)
+            } else if pendingSettlement != nil {
+                settlePending(promise)
             }
+        }
+
+        /// Settles `promise` as the run's item's handling said, when that was not plain "done":
+        /// apart from ``end()``, which every run takes.
+        @inline(never)
+        private func settlePending(_ promise: consuming PromiseHandle?) {
+            guard let pending = pendingSettlement else { return }
+            pendingSettlement = nil
+            Envelope(pending.item, promise: promise).settle(pending.settlement)
         }
     }
 
@@ -257,5 +274,5 @@ final class InterceptorChain: @unchecked Sendable {
         runs.current?.reachedStore
     }
 
-    private static let runs = ThreadLocal<Pass>()
+    private static let runs = ThreadLocal<Pass>(.interceptorRun)
 }

@@ -119,5 +119,5 @@ extension SideEffectRunner {
     }
 
     /// Each worker thread's loop while it takes jobs.
-    static let workerLoop = ThreadLocal<WorkerLoop>()
+    static let workerLoop = ThreadLocal<WorkerLoop>(.workerLoop)
 }

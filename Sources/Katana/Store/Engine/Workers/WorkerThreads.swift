@@ -114,7 +114,7 @@ final class WorkerThreads: Sendable {
     }
 
     /// Each pool thread's pool (kept alive by the thread while it runs).
-    private static let poolOfThread = ThreadLocal<WorkerThreads>()
+    private static let poolOfThread = ThreadLocal<WorkerThreads>(.workerPool)
 
     // MARK: - Threads
 
