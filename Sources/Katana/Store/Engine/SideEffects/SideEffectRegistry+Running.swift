@@ -104,12 +104,13 @@ extension SideEffectRegistry {
         return end(token)
     }
 
-    /// The task a worker was starting ended on the worker's thread before the start returned (its
-    /// body did not suspend): its slot is freed (see ``end(_:)``), and the worker takes the next
-    /// waiting job in the same look, if one waits. The worker holds a job throughout (the next
-    /// one, or this one until it has settled its promise and calls ``finishJobAndTakeNext(onThread:)``),
-    /// so a store that looks idle has settled the promise.
-    mutating func endTaskOnWorker(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
+    /// A side effect ended on its worker's thread: a synchronous one's body returned, or the task a
+    /// worker was starting ended before the start returned (its body did not suspend). Its slot is
+    /// freed (see ``end(_:)``), and the worker takes the next waiting job in the same look, if one
+    /// waits. The worker holds a job throughout (the next one, or this one until it has settled
+    /// its promise and calls ``finishJobAndTakeNext(onThread:)``), so a store that looks idle has
+    /// settled the promise.
+    mutating func endOnWorker(_ token: Token, thenTakeNextOn thread: Int32) -> (cancellation: Cancellation?, next: Taken?) {
         let cancellation = end(token)
         guard phases.waiting > 0 else { return (cancellation, nil) }
         return (cancellation, finishJobAndTakeNext(onThread: thread))

@@ -147,7 +147,7 @@ extension SideEffectRunner {
     private static func finishTask(_ job: Job, outcome: Result<any Sendable, any Error>) -> Job? {
         guard let owner = job.taskRunner, let token = job.taskToken else { return nil }
         if let start = workerLoop.current, start.job === job {
-            let (cancellation, next) = owner.registry.withLock { $0.endTaskOnWorker(token, thenTakeNextOn: start.thread) }
+            let (cancellation, next) = owner.registry.withLock { $0.endOnWorker(token, thenTakeNextOn: start.thread) }
             if job.observesEnds {
                 owner.ends.report(job.envelope.item, sequence: job.envelope.sequence, startedAt: job.bodyStart, result: outcome, cancelledBy: cancellation)
             }

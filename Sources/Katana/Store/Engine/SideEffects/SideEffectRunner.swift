@@ -109,16 +109,18 @@ final class SideEffectRunner: @unchecked Sendable {
         case .run(let runner):
             guard let chain, !envelope.skipsInterceptors else {
                 // The entry goes before the promise settles (whoever sees it settled sees the side
-                // effect gone), and the worker takes its next job after: until then it counts as
-                // busy, so a store that looks idle has settled the promises of what it ran.
+                // effect gone). The worker holds a job until then, so a store that looks idle has
+                // settled the promises of what it ran: the next one, taken in the same look when
+                // one waits, or this one, let go of after the settle.
                 if ends.isObserved {
                     envelope.settle(runReportingEnd(envelope, with: runner, token: token, standingFor: job))
                     break
                 }
                 let outcome = runBody(envelope, with: runner)
-                let cancellation = registry.withLock { $0.end(token) }
+                let (cancellation, next) = registry.withLock { $0.endOnWorker(token, thenTakeNextOn: thread) }
                 envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
-                break
+                guard let next else { break }
+                return next
             }
             intercept(job, token: token, with: chain) { passed in
                 if self.ends.isObserved {

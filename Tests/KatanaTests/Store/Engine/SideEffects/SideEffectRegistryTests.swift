@@ -167,6 +167,26 @@ import KatanaTestSupport
         #expect(fixture.registry.count == 0)
     }
 
+    @Test func aSynchronousBodyThatEnds_takesTheNextWaitingJobInTheSameLook_andTheLastHoldsItsWorkerUntilItsSettle() {
+        var fixture = Fixture()
+        fixture.add("a", order: 0, isAsync: false)
+        fixture.add("b", order: 1, isAsync: false)
+        #expect(fixture.beginAndTake() == "a")
+        let first = fixture.registry.endOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        #expect(first.cancellation == nil)
+        #expect(first.next?.entry.name == "b")
+        // The worker went from a to b without letting go: still one busy worker.
+        #expect(fixture.registry.demand.busy == 1)
+        #expect(fixture.registry.phases.onWorker == 1 && fixture.registry.phases.waiting == 0)
+        let last = fixture.registry.endOnWorker(fixture.token("b"), thenTakeNextOn: 0)
+        #expect(last.cancellation == nil && last.next == nil)
+        // b's entry is gone, but its worker settles b's promise before it lets go.
+        #expect(fixture.registry.count == 0)
+        #expect(!fixture.registry.isIdle)
+        #expect(fixture.registry.finishJobAndTakeNext() == nil)
+        #expect(fixture.registry.isIdle)
+    }
+
     @Test func aJobArrivingWhileAWorkerIsBusy_asksForAnother_soABlockedBodyHoldsNothingUp() {
         var fixture = Fixture()
         fixture.add("blocked", order: 0)
@@ -373,7 +393,7 @@ import KatanaTestSupport
     @Test func aTaskThatEndedDuringItsStart_endsOnItsWorker_whichHoldsIt_untilItLooksAgain() {
         var fixture = Fixture()
         fixture.addTask("a", order: 0)
-        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        let (cancellation, next) = fixture.registry.endOnWorker(fixture.token("a"), thenTakeNextOn: 0)
         #expect(cancellation == nil && next == nil)
         #expect(fixture.registry.count == 0)
         #expect(fixture.registry.taskCount == 0)
@@ -388,7 +408,7 @@ import KatanaTestSupport
         var fixture = Fixture()
         fixture.addTask("a", order: 0)
         fixture.add("b", order: 1, startsTask: true)
-        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        let (cancellation, next) = fixture.registry.endOnWorker(fixture.token("a"), thenTakeNextOn: 0)
         #expect(cancellation == nil)
         #expect(next?.entry.name == "b")
         #expect(fixture.registry.count == 1)
@@ -396,7 +416,7 @@ import KatanaTestSupport
         #expect(fixture.registry.phases.waiting == 0)
         // The worker holds b now: one busy worker, as before.
         #expect(fixture.registry.demand.busy == 1)
-        #expect(fixture.registry.endTaskOnWorker(fixture.token("b"), thenTakeNextOn: 0).next == nil)
+        #expect(fixture.registry.endOnWorker(fixture.token("b"), thenTakeNextOn: 0).next == nil)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
         #expect(fixture.registry.isIdle)
     }
@@ -405,7 +425,7 @@ import KatanaTestSupport
         var fixture = Fixture()
         fixture.addTask("a", order: 0, id: "search")
         #expect(fixture.names(fixture.registry.cancel(id: "search", before: 1, leavingCut: false)) == ["a/-"])
-        let (cancellation, next) = fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0)
+        let (cancellation, next) = fixture.registry.endOnWorker(fixture.token("a"), thenTakeNextOn: 0)
         #expect(cancellation == .id && next == nil)
         #expect(fixture.registry.count == 0)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
@@ -416,7 +436,7 @@ import KatanaTestSupport
         var fixture = Fixture()
         fixture.addTask("a", order: 0)
         fixture.registry.beginShutdown()
-        #expect(fixture.registry.endTaskOnWorker(fixture.token("a"), thenTakeNextOn: 0).cancellation == nil)
+        #expect(fixture.registry.endOnWorker(fixture.token("a"), thenTakeNextOn: 0).cancellation == nil)
         #expect(fixture.registry.finishJobAndTakeNext() == nil)
         #expect(fixture.registry.giveUp().counts == .init(handled: 1, cancelled: 0, stillRunning: 0))
     }
