@@ -30,13 +30,12 @@ extension HostileClientTests {
         try await inspector.untilItPrints("http://", "the inspector's address")
         let address = try #require(inspector.printed.split(separator: " ").last.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         let port = try #require(address.port)
-        let process = inspector.process
 
         let clients = try (0 ..< 80).map { _ in try RawRequest(port: port, bytes: Self.halfSent) }
         try await Task.sleep(for: .seconds(1))
-        let before = try Self.cpuTime(of: process.processIdentifier)
+        let before = try Self.cpuTime(of: inspector)
         try await Task.sleep(for: .seconds(4))
-        let used = try Self.cpuTime(of: process.processIdentifier) - before
+        let used = try Self.cpuTime(of: inspector) - before
         // Idle is close to 0 s; a loop retrying accept takes most of a core (2.5 s or more here).
         #expect(used < .seconds(1), "the inspector used \(used) of CPU in 4 s with its descriptors used up")
 
@@ -45,14 +44,24 @@ extension HostileClientTests {
         #expect(try await RawRequest.allClosed(clients, within: .seconds(60)))
     }
 
-    /// The CPU time (user and system) process `pid` has used, from `/proc/<pid>/stat`.
-    static func cpuTime(of pid: Int32) throws -> Duration {
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    /// The CPU time (user and system) `program` has used, from `/proc/<pid>/stat`; when it has
+    /// ended, an error that says how, with what it wrote.
+    static func cpuTime(of program: ChildProgram) throws -> Duration {
+        guard let stat = try? String(contentsOfFile: "/proc/\(program.process.processIdentifier)/stat", encoding: .utf8),
+              program.process.isRunning else {
+            throw ProgramEnded(report: program.endReport)
+        }
         // The fields after the command name (which may hold spaces) end with ')'.
         let fields = try #require(stat.split(separator: ")").last).split(separator: " ")
         // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
         let ticks = try #require(Int(fields[11])) + (try #require(Int(fields[12])))
         let perSecond = sysconf(Int32(_SC_CLK_TCK))
         return .milliseconds(ticks * 1000 / max(perSecond, 1))
+    }
+
+    /// A child program ended while a test still needed it.
+    struct ProgramEnded: Error, CustomStringConvertible {
+        let report: String
+        var description: String { report }
     }
 }

@@ -10,8 +10,9 @@ import Darwin
 
 /// A program built next to these tests (`katana-inspector`, `katana-inspected-demo`) run as a
 /// child process, as a user runs it: what it prints on one stream goes to a file the test reads
-/// as it grows, the other stream nowhere. Nothing signals a child's output or its end, so the
-/// waits on them poll. Stop it when done (`defer { program.stop() }`): it is killed if it runs.
+/// as it grows, the other stream to a file of its own, kept for ``endReport``. Nothing signals a
+/// child's output or its end, so the waits on them poll. Stop it when done
+/// (`defer { program.stop() }`): it is killed if it runs.
 struct ChildProgram {
     /// Which of its streams the test reads.
     enum Printing {
@@ -21,6 +22,8 @@ struct ChildProgram {
     let process: Process
     /// The file what it prints goes to.
     let output: URL
+    /// The file its other stream goes to.
+    let otherOutput: URL
 
     /// The program `name` built next to these tests.
     static func built(_ name: String) throws -> URL {
@@ -33,25 +36,39 @@ struct ChildProgram {
     /// Starts `executable` with `arguments`, what it writes on `printing` going to a file.
     static func start(_ executable: URL, _ arguments: [String], printing: Printing = .standardOutput) throws -> ChildProgram {
         let output = temporaryFile("\(executable.lastPathComponent)-output")
+        let otherOutput = temporaryFile("\(executable.lastPathComponent)-other-output")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: otherOutput.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let file = try FileHandle(forWritingTo: output)
-        process.standardOutput = printing == .standardOutput ? file : FileHandle.nullDevice
-        process.standardError = printing == .standardError ? file : FileHandle.nullDevice
+        let otherFile = try FileHandle(forWritingTo: otherOutput)
+        process.standardOutput = printing == .standardOutput ? file : otherFile
+        process.standardError = printing == .standardError ? file : otherFile
         do {
             try process.run()
         } catch {
             try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: otherOutput)
             throw error
         }
-        return ChildProgram(process: process, output: output)
+        return ChildProgram(process: process, output: output, otherOutput: otherOutput)
     }
 
     /// What it has printed so far.
     var printed: String {
         (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Whether it still runs, or how it ended, with the end of what it wrote on both streams: for
+    /// a test's message when the program ended before the test was done with it.
+    var endReport: String {
+        let state = process.isRunning
+            ? "still running"
+            : "ended (\(process.terminationReason == .uncaughtSignal ? "signal" : "exit status") \(process.terminationStatus))"
+        let other = (try? String(contentsOf: otherOutput, encoding: .utf8)) ?? ""
+        return "\(process.executableURL?.lastPathComponent ?? "the program") \(state); it printed: \(printed.suffix(1_000)); on its other stream: \(other.suffix(2_000))"
     }
 
     /// Suspends until it has printed `text`, naming `what` if it has not within `timeout`.
@@ -68,5 +85,6 @@ struct ChildProgram {
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: output)
+        try? FileManager.default.removeItem(at: otherOutput)
     }
 }
