@@ -164,7 +164,7 @@ final class InterceptorChain: @unchecked Sendable {
     /// The entry of the joined chain. A constant, so a run calls it without retaining it.
     private let entry: StoreInterceptorNext
     /// What tells this chain's passes from other chains' on the same thread (an object kept for
-    /// its unique identity, made before the chain itself exists, which the chain's end captures).
+    /// its unique identity, made before the chain itself exists; every pass of the chain carries it).
     private let marker: Marker
     fileprivate var identity: ObjectIdentifier { ObjectIdentifier(marker) }
     /// The pass of the store's drainer, for the runs of state updaters (one drainer at a time, so
@@ -192,17 +192,16 @@ final class InterceptorChain: @unchecked Sendable {
         let identity = ObjectIdentifier(marker)
         self.carriesContext = carriesContext
         let drainerPass = Pass(chain: identity, carriesContext: carriesContext, handle: drainerHandle)
-        let drainerSlot = UInt(bitPattern: Unsafe.opaque(drainerPass))
-        // The slot's key, captured: reading the static on every call checks its lazy set-up.
-        let runs = Self.runs
+        // Two captures only: each one is loaded on every call.
         let end = InterceptorNext { [drainerPass] item in
             // The drainer's pass is recognised by its address, and called through the reference
             // this closure holds: the common case takes no reference and opens no existential.
-            if UInt(bitPattern: runs.currentPointer) == drainerSlot {
+            let runs = Self.runs
+            if runs.currentPointer == Unsafe.opaque(drainerPass) {
                 drainerPass.receive(item)
                 return
             }
-            if let pass = runs.current, pass.chain == identity {
+            if let pass = runs.current, pass.chain == drainerPass.chain {
                 pass.receive(item)
             } else {
                 late(Envelope(item, promise: nil, skipsInterceptors: true))
@@ -274,5 +273,8 @@ final class InterceptorChain: @unchecked Sendable {
         runs.current?.reachedStore
     }
 
-    private static let runs = ThreadLocal<Pass>(.interceptorRun)
+    /// The thread's slot for the run in progress (a constant: made where it is read).
+    private static var runs: ThreadLocal<Pass> {
+        ThreadLocal(.interceptorRun)
+    }
 }
