@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport"),
         // Test-only: what every test target shares — a locked value and list, bounded waits on the
         // store's signal, a list's appends or a promise, a bounded poll for conditions nothing
-        // signals, and blocking calls run on a thread of their own (the Tools package builds the
+        // signals, blocking calls run on a thread of their own, and a seeded random generator
+        // (`SplitMix`) for tests that draw random sequences (the Tools package builds the
         // same files, through a link, but for the store's signal: see Tools/Package.swift).
         .target(name: "KatanaTestSupport", dependencies: ["Katana"], path: "Tests/KatanaTestSupport"),
         // Load, faults, release under load, signal and timer storms, memory soak, bad input.

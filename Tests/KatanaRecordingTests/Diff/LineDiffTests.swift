@@ -1,18 +1,6 @@
 import Testing
 @testable import KatanaRecording
-
-/// A small deterministic generator (SplitMix64), so the random cases are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import KatanaTestSupport
 
 /// The length of a longest common subsequence, by the textbook table.
 private func longestCommonSubsequence(_ a: [Int], _ b: [Int]) -> Int {
@@ -66,7 +54,7 @@ private func isValidScript(_ edits: [LineDiff.Edit], from old: [Int], to new: [I
     }
 
     @Test func edits_ofRandomSequences_areValidAndShortest() {
-        var generator = SeededGenerator(state: 15)
+        var generator = SplitMix(seed: 15)
         for _ in 0..<300 {
             let old = (0..<Int.random(in: 0...30, using: &generator)).map { _ in Int.random(in: 0...5, using: &generator) }
             let new = (0..<Int.random(in: 0...30, using: &generator)).map { _ in Int.random(in: 0...5, using: &generator) }
@@ -78,7 +66,7 @@ private func isValidScript(_ edits: [LineDiff.Edit], from old: [Int], to new: [I
     }
 
     @Test func edits_beyondMaxEdits_areStillAValidScript() {
-        var generator = SeededGenerator(state: 16)
+        var generator = SplitMix(seed: 16)
         let old = (0..<400).map { _ in Int.random(in: 0...50, using: &generator) }
         let new = (0..<400).map { _ in Int.random(in: 0...50, using: &generator) }
         let edits = LineDiff.edits(from: old, to: new, maxEdits: 5)

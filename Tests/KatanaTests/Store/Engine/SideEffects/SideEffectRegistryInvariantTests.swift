@@ -1,5 +1,6 @@
 @testable import Katana
 import Testing
+import KatanaTestSupport
 
 /// The registry's counts (per phase, and the workers' demand) agree with its slots after every
 /// step of long random sequences of what the store does to it: add, take, start and attach
@@ -28,18 +29,6 @@ import Testing
 
     private struct Item: Dispatchable {}
 
-    /// A generator the test seeds, so that a failure names the sequence that made it.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What the workers of the sequence hold: a job on a worker, or one whose task started.
     private struct Held {
         var onWorker: [(token: SideEffectRegistry<Entry>.Token, worker: Int32)] = []
@@ -51,7 +40,7 @@ import Testing
 
     @Test(arguments: 0 ..< 40 as Range<UInt64>)
     func randomSequences_keepTheCountsInAgreementWithTheSlots(seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix(seed: seed)
         var registry = SideEffectRegistry<Entry>(width: 2)
         var held = Held()
         var order: UInt64 = 0

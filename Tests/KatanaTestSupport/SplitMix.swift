@@ -1,0 +1,19 @@
+/// A deterministic pseudo-random generator (SplitMix64): a test seeds it, so every run exercises
+/// the same sequence and a failure can name the seed that made it.
+public struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// A generator whose sequence `seed` fixes.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next value of the sequence.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
