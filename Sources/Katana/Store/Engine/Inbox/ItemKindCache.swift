@@ -86,5 +86,4 @@ final class ItemKindCache {
         lastValueType = entry.isValueType ? type : nil
         return Unsafe.unretained(entry)
     }
-
 }
