@@ -15,11 +15,30 @@ import KatanaRecording
 // separately (the queue held while 20,000 updaters are dispatched, then released), to see which
 // side limits a burst; and recorded, the updaters workload with every item recorded into memory
 // (a `StoreRecorder` into a `FlightRecorder` of capacity 10,000, installed as the only interceptor),
-// with updaters-small and recorded-small, the same two on a 24-byte state (`SmallState`).
+// with updaters-small and recorded-small, the same two on a 24-byte state (`SmallState`); and hops,
+// `count` rounds of the queue-hop floor beside bursts of awaited side effects, in hops.
 let arguments = ProfileArguments(defaultWorkload: "updaters")
 let workload = arguments.workload
 let count = arguments.count
 
+
+/// Hops onto a serial queue `hops` times, as the benchmarks' queue-hop floor does, and waits for the last.
+func queueHops(_ hops: Int) {
+    final class Counter: @unchecked Sendable {
+        // Only touched on the queue.
+        var value = 0
+    }
+    let queue = DispatchQueue(label: "Floor.serial")
+    let counter = Counter()
+    let done = DispatchSemaphoreBox()
+    for index in 0 ..< hops {
+        queue.async {
+            counter.value &+= 1
+            if index == hops - 1 { done.signal() }
+        }
+    }
+    done.wait()
+}
 
 /// A nonisolated async function that returns at once, as the simplest side effect body does.
 @inline(never)
@@ -147,6 +166,37 @@ case "blocked-start":
         gate.signal()
     }
     print("blocked-start \(count): the extra side effect started after \(Double(extra - start) / 1e6) ms, all \(count) blocked ones after \(Double(all - start) / 1e6) ms")
+case "hops":
+    // `count` rounds, each timing a serial queue hop ×100,000 (the benchmarks' floor), then a burst
+    // of 10,000 awaited no-op `SideEffect`s, then of `AsyncSideEffect`s, in this one process: the
+    // burst per item in hops of the same round's floor, without the harness, and how long the
+    // `SideEffect` burst's dispatch calls alone took (docs/PERFORMANCE.md).
+    var floor: [Double] = [], sync: [Double] = [], async: [Double] = [], dispatching: [Double] = []
+    func perItem(_ items: Int, _ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(items)
+    }
+    for _ in 0 ..< count {
+        floor.append(perItem(100_000) { queueHops(100_000) })
+        sync.append(perItem(10_000) {
+            let store = BenchStore()
+            let start = DispatchTime.now().uptimeNanoseconds
+            let promises = (0 ..< 10_000).map { _ in store.dispatch(NoOpSideEffect()) }
+            dispatching.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 10_000)
+            for promise in promises { promise.settled("side effect") }
+        })
+        async.append(perItem(10_000) {
+            let store = BenchStore()
+            let promises = (0 ..< 10_000).map { _ in store.dispatch(NoOpAsyncSideEffect()) }
+            for promise in promises { promise.settled("async side effect") }
+        })
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let ratios = { (burst: [Double]) in median(zip(burst, floor).map { $0 / $1 }) }
+    print(String(format: "hops: floor %.0f ns (min %.0f); SideEffect %.0f ns, %.2f hops (per-round median %.2f; the dispatch calls alone %.0f ns); AsyncSideEffect %.0f ns, %.2f hops (per-round median %.2f)",
+                 median(floor), floor.min() ?? 0, median(sync), median(sync) / median(floor), ratios(sync), median(dispatching),
+                 median(async), median(async) / median(floor), ratios(async)))
 case "producer":
     let store = BenchStore()
     var producing: UInt64 = 0

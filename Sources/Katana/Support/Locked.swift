@@ -3,8 +3,10 @@ struct Locked<Value>: @unchecked Sendable {
     // Safe to share: the value is only touched inside `withLock`, which holds the mutex.
     private let storage: LockedStorage<Value>
 
-    init(_ value: Value) {
-        storage = LockedStorage<Value>.make(value)
+    /// `value` behind a mutex of its own; with `spinning`, one that spins a little before it
+    /// sleeps (see ``LockedStorage/make(_:spinning:)``), for a lock that busy threads share.
+    init(_ value: Value, spinning: Bool = false) {
+        storage = LockedStorage<Value>.make(value, spinning: spinning)
     }
 
     /// Runs `body` with exclusive access to the value.

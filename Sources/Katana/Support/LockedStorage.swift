@@ -18,20 +18,22 @@ typealias PlatformMutex = pthread_mutex_t
 /// both `pthread_mutex_t` and `os_unfair_lock`) and no second allocation is needed. Subclasses
 /// (the promise's storage) add behaviour around the same value-plus-lock layout.
 class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
-    /// Allocates the storage (of the dynamic subclass this is called on) holding `value`.
-    static func make(_ value: Value) -> Self {
-        make { value }
+    /// Allocates the storage (of the dynamic subclass this is called on) holding `value`; with
+    /// `spinning`, its mutex spins a little before it sleeps where the platform offers that
+    /// (`PthreadMutex.Kind.spinning`; `os_unfair_lock` on Apple platforms either way).
+    static func make(_ value: Value, spinning: Bool = false) -> Self {
+        make(spinning: spinning) { value }
     }
 
     /// Allocates the storage holding the value `build` makes, made where it is stored rather than
     /// copied in (docs/PERFORMANCE.md, "Updaters: back-to-back").
-    static func make(building build: () -> Value) -> Self {
+    static func make(spinning: Bool = false, building build: () -> Value) -> Self {
         let storage = Unsafe.downcast(create(minimumCapacity: 1) { _ in build() }, to: Self.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             #if canImport(Darwin)
             mutex.initialize(to: os_unfair_lock())
             #else
-            PthreadMutex.initialize(mutex, errorChecking: false)
+            PthreadMutex.initialize(mutex, kind: spinning ? .spinning : .plain)
             #endif
         }
         return storage

@@ -19,7 +19,7 @@ import Testing
     @Test func aMutexInitialisedByThePackageLocksAndUnlocks() {
         let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         defer { mutex.deallocate() }
-        PthreadMutex.initialize(mutex, errorChecking: false)
+        PthreadMutex.initialize(mutex, kind: .plain)
         #expect(PthreadMutex.lock(mutex) == 0)
         #expect(pthread_mutex_trylock(mutex) == EBUSY)
         PthreadMutex.unlock(mutex)

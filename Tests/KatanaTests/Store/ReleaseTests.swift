@@ -10,6 +10,12 @@ private struct WeakCanary: Sendable {
     weak let object: Canary?
 }
 
+/// A side effect that carries a canary and does nothing with it.
+private struct CarryCanary: SideEffect {
+    let canary: Canary
+    func sideEffect(_ context: SideEffectContext<CounterState, TestDependencies>) {}
+}
+
 /// Dependencies holding a canary, to see that the store lets go of them.
 private final class CanaryDependencies: SideEffectDependencyContainer {
     let canary = Canary()
@@ -113,6 +119,24 @@ private final class CanaryDependencies: SideEffectDependencyContainer {
         try await poll("the store to be released while its side effect runs") { weakStore == nil }
         running.release()
         #expect(await outcomes([running.promise]) == ["ok"])
+    }
+
+    @Test func aStoreThatRanABurstOfSideEffects_letsGoOfEveryItem_onceItIsIdle() async throws {
+        let store = makeStore()
+        var canaries: [WeakCanary] = []
+        var promises: [Promise<Void>] = []
+        for _ in 0 ..< 500 {
+            let canary = Canary()
+            canaries.append(WeakCanary(object: canary))
+            promises.append(store.dispatch(CarryCanary(canary: canary)))
+        }
+        #expect(await outcomes(promises) == Array(repeating: "ok", count: 500))
+        // A promise keeps the item it was made for: the test lets go of them. The store lives on,
+        // and nothing more is dispatched: what its workers finished with is let go of all the
+        // same (none is kept for a next dispatch that does not come).
+        promises.removeAll()
+        try await poll("every side effect's item to be released") { canaries.allSatisfy { $0.object == nil } }
+        withExtendedLifetime(store) {}
     }
 
     @Test func releasedWhileSideEffectRuns_sideEffectFinishesAndLaterDispatchIsRejected() async throws {

@@ -116,6 +116,25 @@ extension SideEffectRegistry {
         return (cancellation, finishJobAndTakeNext(onThread: thread))
     }
 
+    /// A worker that ran and ended `entry` (``endOnWorker(_:thenTakeNextOn:)``) goes on with the
+    /// next one: the registry holds `entry`, if it holds no other, and the thread that adds the
+    /// next side effect takes it out (``takeHeld()``) in the same look, and lets go of it: that
+    /// thread usually allocated it, and so frees it into its own cache (docs/PERFORMANCE.md, "Side
+    /// effects: no-op SideEffect"). Otherwise the worker lets go of it.
+    mutating func hold(forTheNextAdd entry: Entry) {
+        if heldForTheNextAdd == nil {
+            heldForTheNextAdd = entry
+        }
+    }
+
+    /// The side effect held for the next add, taken out: by the thread adding one, and by each
+    /// worker as it goes idle, so that none stays held once the store is idle.
+    mutating func takeHeld() -> Entry? {
+        var held: Entry?
+        swap(&held, &heldForTheNextAdd)
+        return held
+    }
+
     /// The promise of a task that ended (see ``endTask(_:)``) has settled.
     mutating func taskSettled() {
         settlingTasks -= 1

@@ -27,6 +27,8 @@ extension SideEffectRunner {
             }
             activity.pokeIfWatched()
         }
+        // Going idle: what a worker finished with and the next add did not take is let go of here.
+        _ = registry.withLock { $0.takeHeld() }
     }
 
     /// Starts the worker or the monitor that taking `job` asked for.

@@ -21,7 +21,7 @@ final class SideEffectRunner: @unchecked Sendable {
     /// The side effects, in dispatch order, and the store's workers (lock order: never held with
     /// the inbox's or the delivery's lock; a promise's lock is never held when it is taken). Only
     /// the runner's own files reach it: the engine and its shutdown ask the runner.
-    let registry = Locked(Registry())
+    let registry = Locked(Registry(), spinning: true)
     let threads: WorkerThreads
     /// What the operating system tells about the workers' threads.
     let probe: any ThreadProbe
@@ -87,7 +87,13 @@ final class SideEffectRunner: @unchecked Sendable {
 
     /// Gives the side effect its entry, or rejects its promise when the registry refuses it.
     private func add(_ job: Job) {
-        let added = registry.withLock { $0.add(job) }
+        // What a worker finished with, let go of here, outside the lock (see `hold(forTheNextAdd:)`).
+        var released: Job?
+        let added = registry.withLock { registry in
+            released = registry.takeHeld()
+            return registry.add(job)
+        }
+        withExtendedLifetime(released) {}
         if !added.cancelling.isEmpty {
             Self.carryOut(added.cancelling)
         }
@@ -117,7 +123,13 @@ final class SideEffectRunner: @unchecked Sendable {
                     break
                 }
                 let outcome = runBody(envelope, with: runner)
-                let (cancellation, next) = registry.withLock { $0.endOnWorker(token, thenTakeNextOn: thread) }
+                let (cancellation, next) = registry.withLock { registry in
+                    let ended = registry.endOnWorker(token, thenTakeNextOn: thread)
+                    if ended.next != nil {
+                        registry.hold(forTheNextAdd: job)
+                    }
+                    return ended
+                }
                 envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
                 guard let next else { break }
                 return next

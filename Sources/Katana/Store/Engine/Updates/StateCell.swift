@@ -19,7 +19,7 @@ final class StateCell<S: State>: ManagedBuffer<S, pthread_mutex_t> {
     /// A cell holding `state`.
     static func make(_ state: S) -> StateCell<S> {
         let cell = Unsafe.downcast(create(minimumCapacity: 1) { _ in state }, to: StateCell<S>.self)
-        cell.withUnsafeMutablePointerToElements { PthreadMutex.initialize($0, errorChecking: true) }
+        cell.withUnsafeMutablePointerToElements { PthreadMutex.initialize($0, kind: .errorChecking) }
         return cell
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+internal import KatanaThreadSlots
 
 /// What the operating system tells the store about its worker threads: whether one is asleep in
 /// the kernel (blocked on a semaphore, a sleep, I/O) or running (or waiting for a core). The
@@ -27,17 +28,12 @@ package final class ProcThreadProbe: ThreadProbe {
     /// The probe.
     package init() {}
 
-    /// The calling thread's kernel id (from `/proc/thread-self`), or 0 where there is none.
+    /// The calling thread's kernel id, or 0 where there is none.
     package func currentThread() -> Int32 {
         #if os(Linux)
-        // "/proc/thread-self" links to "<pid>/task/<tid>".
-        var buffer = [CChar](repeating: 0, count: 64)
-        let length = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard length > 0 else { return 0 }
-        let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return link.split(separator: "/").last.flatMap { Int32($0) } ?? 0
+        Int32(katana_current_thread_id())
         #else
-        return 0
+        0
         #endif
     }
 

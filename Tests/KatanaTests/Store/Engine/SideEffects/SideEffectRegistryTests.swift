@@ -187,6 +187,29 @@ import KatanaTestSupport
         #expect(fixture.registry.isIdle)
     }
 
+    @Test func aFinishedSideEffect_isHeldOneAtATime_untilTheNextAddOrAWorkerGoingIdleTakesItOut() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 2)
+        let first = Named(name: "ran first", order: 0, identity: nil, promise: fixture.promise("ran first"), isAsync: false, startsTaskWhenTaken: false)
+        let second = Named(name: "ran second", order: 1, identity: nil, promise: fixture.promise("ran second"), isAsync: false, startsTaskWhenTaken: false)
+        // The registry holds one: a second waits for none.
+        fixture.registry.hold(forTheNextAdd: first)
+        fixture.registry.hold(forTheNextAdd: second)
+        #expect(fixture.registry.heldForTheNextAdd === first)
+        // The thread adding the next one takes it out, and none is held after.
+        #expect(fixture.registry.takeHeld() === first)
+        #expect(fixture.registry.heldForTheNextAdd == nil)
+        #expect(fixture.registry.takeHeld() == nil)
+        fixture.add("j2", order: 2)
+        fixture.add("j3", order: 3)
+        // A worker going idle takes out the one held too.
+        fixture.registry.hold(forTheNextAdd: second)
+        #expect(fixture.registry.takeHeld() === second)
+        #expect(fixture.registry.heldForTheNextAdd == nil)
+        // Holding is no part of the counts.
+        #expect(fixture.registry.count == 4)
+    }
+
     @Test func aJobArrivingWhileAWorkerIsBusy_asksForAnother_soABlockedBodyHoldsNothingUp() {
         var fixture = Fixture()
         fixture.add("blocked", order: 0)

@@ -37,5 +37,21 @@ import KatanaTestSupport
         try await poll("the thread to fall asleep") { ProcThreadProbe().isAsleep(threadID) == true }
         #expect(ProcThreadProbe().isAsleep(0) == nil)
     }
+
+    @Test func theCallingThreadsID_isTheOneProcThreadSelfNames_onEveryThread() async throws {
+        @Sendable func linkedID() throws -> Int32 {
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+            return try #require(link.split(separator: "/").last.flatMap { Int32($0) }, "/proc/thread-self links to \(link)")
+        }
+        #expect(ProcThreadProbe().currentThread() == (try linkedID()))
+        let ids = LockedList<(probe: Int32, linked: Int32?)>()
+        let thread = Thread {
+            ids.append((ProcThreadProbe().currentThread(), try? linkedID()))
+        }
+        thread.start()
+        let other = try #require(try await ids.waitForCount(1).first)
+        #expect(other.probe == other.linked)
+        #expect(other.probe != ProcThreadProbe().currentThread())
+    }
     #endif
 }
