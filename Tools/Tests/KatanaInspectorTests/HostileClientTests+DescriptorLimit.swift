@@ -33,35 +33,14 @@ extension HostileClientTests {
 
         let clients = try (0 ..< 80).map { _ in try RawRequest(port: port, bytes: Self.halfSent) }
         try await Task.sleep(for: .seconds(1))
-        let before = try Self.cpuTime(of: inspector)
+        let before = try inspector.cpuTime()
         try await Task.sleep(for: .seconds(4))
-        let used = try Self.cpuTime(of: inspector) - before
+        let used = try inspector.cpuTime() - before
         // Idle is close to 0 s; a loop retrying accept takes most of a core (2.5 s or more here).
         #expect(used < .seconds(1), "the inspector used \(used) of CPU in 4 s with its descriptors used up")
 
         let fresh = try RawRequest(port: port, head: "GET /api/summary HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         #expect(try await fresh.statusLine(within: .seconds(60)) == "HTTP/1.1 200 OK", "a new request was not answered")
         #expect(try await RawRequest.allClosed(clients, within: .seconds(60)))
-    }
-
-    /// The CPU time (user and system) `program` has used, from `/proc/<pid>/stat`; when it has
-    /// ended, an error that says how, with what it wrote.
-    static func cpuTime(of program: ChildProgram) throws -> Duration {
-        guard let stat = try? String(contentsOfFile: "/proc/\(program.process.processIdentifier)/stat", encoding: .utf8),
-              program.process.isRunning else {
-            throw ProgramEnded(report: program.endReport)
-        }
-        // The fields after the command name (which may hold spaces) end with ')'.
-        let fields = try #require(stat.split(separator: ")").last).split(separator: " ")
-        // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
-        let ticks = try #require(Int(fields[11])) + (try #require(Int(fields[12])))
-        let perSecond = sysconf(Int32(_SC_CLK_TCK))
-        return .milliseconds(ticks * 1000 / max(perSecond, 1))
-    }
-
-    /// A child program ended while a test still needed it.
-    struct ProgramEnded: Error, CustomStringConvertible {
-        let report: String
-        var description: String { report }
     }
 }

@@ -71,6 +71,28 @@ struct ChildProgram {
         return "\(process.executableURL?.lastPathComponent ?? "the program") \(state); it printed: \(printed.suffix(1_000)); on its other stream: \(other.suffix(2_000))"
     }
 
+    /// The CPU time (user and system) it has used, from `/proc/<pid>/stat`; when it has ended,
+    /// ``Ended``, which says how, with what it wrote.
+    func cpuTime() throws -> Duration {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              process.isRunning else {
+            throw Ended(report: endReport)
+        }
+        // The fields after the command name (which may hold spaces) end with ')'.
+        let fields = try #require(stat.split(separator: ")").last).split(separator: " ")
+        // utime and stime are the 14th and 15th fields, the 12th and 13th after the name.
+        let ticks = try #require(Int(fields[11])) + (try #require(Int(fields[12])))
+        let perSecond = sysconf(Int32(_SC_CLK_TCK))
+        return .milliseconds(ticks * 1000 / max(perSecond, 1))
+    }
+
+    /// The program ended while a test still needed it.
+    struct Ended: Error, CustomStringConvertible {
+        /// How it ended, and what it wrote (``endReport``).
+        let report: String
+        var description: String { report }
+    }
+
     /// Suspends until it has printed `text`, naming `what` if it has not within `timeout`.
     func untilItPrints(_ text: String, _ what: String, timeout: Duration = defaultTestTimeout) async throws {
         try await poll(what, timeout: timeout) { printed.contains(text) }

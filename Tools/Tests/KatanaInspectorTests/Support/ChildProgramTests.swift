@@ -8,7 +8,7 @@ import Testing
         let program = try ChildProgram.start(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo listening; echo gave up >&2; exit 3"])
         defer { program.stop() }
         try await program.untilItEnds()
-        let error = try #require(throws: HostileClientTests.ProgramEnded.self) { try HostileClientTests.cpuTime(of: program) }
+        let error = try #require(throws: ChildProgram.Ended.self) { try program.cpuTime() }
         #expect(error.report.contains("sh ended (exit status 3)"))
         #expect(error.report.contains("it printed: listening"))
         #expect(error.report.contains("on its other stream: gave up"))
@@ -18,7 +18,7 @@ import Testing
         let program = try ChildProgram.start(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo ready; exec sleep 30"])
         defer { program.stop() }
         try await program.untilItPrints("ready", "the shell to start")
-        #expect(try HostileClientTests.cpuTime(of: program) >= .zero)
+        #expect(try program.cpuTime() >= .zero)
         #expect(program.endReport.contains("still running"))
     }
 }
