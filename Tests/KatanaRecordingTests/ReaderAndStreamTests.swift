@@ -103,8 +103,10 @@ import Testing
         let batches = LockedList<Data>()
         let stream = RecordingStream<TodoState>(bufferLimit: 2) { lines in
             batches.append(lines)
-            _ = gate.wait(timeout: .now() + 60)
+            _ = gate.wait(timeout: .now() + .seconds(Int(holdTimeout.components.seconds)))
         }
+        // Whichever way the test ends, the output is let go (the gate holds it for minutes).
+        defer { for _ in 0 ..< 3 { gate.signal() } }
         let store = TodoApp.store(recordingInto: [stream])
         // The header's batch waits at the gate; two items fit the buffer, the next three are dropped.
         try await batches.waitForCount(1)

@@ -14,8 +14,10 @@ import Testing
         let batches = LockedList<Data>()
         let stream = RecordingStream<TodoState>(bufferByteLimit: 1 << 20) { lines in
             batches.append(lines)
-            _ = gate.wait(timeout: .now() + 60)
+            _ = gate.wait(timeout: .now() + .seconds(Int(holdTimeout.components.seconds)))
         }
+        // Whichever way the test ends, the output is let go (the gate holds it for minutes).
+        defer { for _ in 0 ..< 10 { gate.signal() } }
         // About 200 KB of JSON: the 1 MiB bound holds a few items, where the item bound holds 100,000.
         let title = String(repeating: "t", count: 1_000)
         let start = TodoState(todos: (0 ..< 200).map { TodoState.Todo(title: "\($0) \(title)") })

@@ -9,6 +9,13 @@ public let isRunningUnderThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != ni
 /// hanging CI. A wait is a safety net, never a measure of speed.
 public let defaultTestTimeout: Duration = isRunningUnderThreadSanitizer ? .seconds(120) : .seconds(30)
 
+/// How long code that holds one of the store's threads for a test (a fixture blocked on a latch or
+/// a gate, a stream's output held back) waits for its release before giving up: far longer than
+/// any test takes, even under the thread sanitizer on a loaded machine (where tests have been
+/// starved for over three minutes), so that a hold never ends by itself in the middle of a test and
+/// lets it see the work it holds back. A test releases its holds on every way out (`defer`).
+public let holdTimeout: Duration = .seconds(300)
+
 /// A bounded wait ran out: what it waited for, and for how long.
 public struct TimedOut: Error, CustomStringConvertible, Equatable {
     /// What the test was waiting for.

@@ -154,11 +154,6 @@ extension PartialStore {
     }
 }
 
-/// How long a fixture that holds one of the store's threads (the holding fixtures below, a latch, a
-/// gate) waits for its release before giving up: far longer than any test takes, even under the
-/// thread sanitizer on a loaded machine, so that a hold never ends by itself in the middle of a
-/// test and lets it see the work it holds back.
-let holdTimeout: Duration = .seconds(300)
 
 /// An updater that holds the store's updater queue until `release` opens.
 struct HoldingUpdater: StateUpdater {
