@@ -120,15 +120,17 @@ extension SideEffectRegistry {
     /// next one: the registry holds `entry`, if it holds no other, and the thread that adds the
     /// next side effect takes it out (``takeHeld()``) in the same look, and lets go of it: that
     /// thread usually allocated it, and so frees it into its own cache (docs/PERFORMANCE.md, "Side
-    /// effects: no-op SideEffect"). Otherwise the worker lets go of it.
-    mutating func hold(forTheNextAdd entry: Entry) {
-        if heldForTheNextAdd == nil {
-            heldForTheNextAdd = entry
-        }
+    /// effects: no-op SideEffect"). Otherwise the worker lets go of it. Returns whether the
+    /// registry holds it: a worker that left one takes out what is held as it goes idle.
+    mutating func hold(forTheNextAdd entry: Entry) -> Bool {
+        guard heldForTheNextAdd == nil else { return false }
+        heldForTheNextAdd = entry
+        return true
     }
 
     /// The side effect held for the next add, taken out: by the thread adding one, and by each
-    /// worker as it goes idle, so that none stays held once the store is idle.
+    /// worker that left one as it goes idle, so that none stays held once the store is idle (a
+    /// held side effect was left by a worker that has yet to go idle).
     mutating func takeHeld() -> Entry? {
         var held: Entry?
         swap(&held, &heldForTheNextAdd)

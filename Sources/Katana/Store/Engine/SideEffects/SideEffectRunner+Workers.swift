@@ -23,12 +23,14 @@ extension SideEffectRunner {
             if job.entry.startsTaskWhenTaken, taskStarter == nil {
                 taken = startTaskHere(job.entry, token: job.token, on: loop)
             } else {
-                taken = run(job.entry, token: job.token, thread: thread)
+                taken = run(job.entry, token: job.token, on: loop)
             }
             activity.pokeIfWatched()
         }
-        // Going idle: what a worker finished with and the next add did not take is let go of here.
-        _ = registry.withLock { $0.takeHeld() }
+        // Going idle after leaving a job for the next add: what is still held is let go of here.
+        if loop.leftAJob {
+            _ = registry.withLock { $0.takeHeld() }
+        }
     }
 
     /// Starts the worker or the monitor that taking `job` asked for.
@@ -113,6 +115,9 @@ extension SideEffectRunner {
         /// Whether that task ended during the start, and the next job it took for the worker.
         var ended = false
         var next: Registry.Taken?
+        /// Whether the worker left a job it ran for the next add (see
+        /// ``SideEffectRegistry/hold(forTheNextAdd:)``) since it began.
+        var leftAJob = false
 
         init(runner: SideEffectRunner, thread: Int32) {
             self.runner = runner

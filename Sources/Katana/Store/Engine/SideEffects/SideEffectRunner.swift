@@ -108,8 +108,10 @@ final class SideEffectRunner: @unchecked Sendable {
         }
     }
 
-    /// Runs one job on this worker (on `thread`); returns the next one, taken when this one ended.
-    func run(_ job: Job, token: Registry.Token, thread: Int32) -> Registry.Taken? {
+    /// Runs one job on this worker (whose loop is `loop`); returns the next one, taken when this
+    /// one ended.
+    func run(_ job: Job, token: Registry.Token, on loop: WorkerLoop) -> Registry.Taken? {
+        let thread = loop.thread
         let envelope = job.envelope
         switch job.kind {
         case .run(let runner):
@@ -123,12 +125,13 @@ final class SideEffectRunner: @unchecked Sendable {
                     break
                 }
                 let outcome = runBody(envelope, with: runner)
-                let (cancellation, next) = registry.withLock { registry in
+                let (cancellation, next, held) = registry.withLock { registry in
                     let ended = registry.endOnWorker(token, thenTakeNextOn: thread)
-                    if ended.next != nil {
-                        registry.hold(forTheNextAdd: job)
-                    }
-                    return ended
+                    let held = ended.next != nil && registry.hold(forTheNextAdd: job)
+                    return (ended.cancellation, ended.next, held)
+                }
+                if held {
+                    loop.leftAJob = true
                 }
                 envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
                 guard let next else { break }

@@ -193,8 +193,9 @@ import KatanaTestSupport
         let first = Named(name: "ran first", order: 0, identity: nil, promise: fixture.promise("ran first"), isAsync: false, startsTaskWhenTaken: false)
         let second = Named(name: "ran second", order: 1, identity: nil, promise: fixture.promise("ran second"), isAsync: false, startsTaskWhenTaken: false)
         // The registry holds one: a second waits for none.
-        fixture.registry.hold(forTheNextAdd: first)
-        fixture.registry.hold(forTheNextAdd: second)
+        let heldFirst = fixture.registry.hold(forTheNextAdd: first)
+        let heldSecond = fixture.registry.hold(forTheNextAdd: second)
+        #expect(heldFirst && !heldSecond)
         #expect(fixture.registry.heldForTheNextAdd === first)
         // The thread adding the next one takes it out, and none is held after.
         #expect(fixture.registry.takeHeld() === first)
@@ -203,7 +204,8 @@ import KatanaTestSupport
         fixture.add("j2", order: 2)
         fixture.add("j3", order: 3)
         // A worker going idle takes out the one held too.
-        fixture.registry.hold(forTheNextAdd: second)
+        let heldAgain = fixture.registry.hold(forTheNextAdd: second)
+        #expect(heldAgain)
         #expect(fixture.registry.takeHeld() === second)
         #expect(fixture.registry.heldForTheNextAdd == nil)
         // Holding is no part of the counts.
