@@ -33,12 +33,6 @@ private final class MutexCounter: @unchecked Sendable {
     }
 }
 
-/// A counter touched only on one serial queue.
-private final class QueueCounter: @unchecked Sendable {
-    // Only touched on the queue the benchmark hops onto.
-    var value = 0
-}
-
 /// The two floors every figure is divided by, measured in the same run as the store.
 func registerFloorBenchmarks() {
     let mutexOps = Scale.mutexOps
@@ -58,20 +52,10 @@ func registerFloorBenchmarks() {
     let hops = Scale.queueHops
     Benchmark("Floor: serial queue hop \(ops(hops))", configuration: Configurations.burst()) { benchmark in
         let queue = DispatchQueue(label: "Floor.serial")
-        let counter = QueueCounter()
-        let done = DispatchSemaphoreBox()
         benchmark.startMeasurement()
-        for index in 0 ..< hops {
-            queue.async {
-                counter.value &+= 1
-                if index == hops - 1 {
-                    done.signal()
-                }
-            }
-        }
-        done.wait()
+        let ran = hop(onto: queue, times: hops)
         benchmark.stopMeasurement()
-        check(counter.value == hops, "queue floor: \(counter.value) blocks ran, expected \(hops)")
+        check(ran == hops, "queue floor: \(ran) blocks ran, expected \(hops)")
     }
 
     let queue = DispatchQueue(label: "Floor.roundTrip")

@@ -22,24 +22,6 @@ let workload = arguments.workload
 let count = arguments.count
 
 
-/// Hops onto a serial queue `hops` times, as the benchmarks' queue-hop floor does, and waits for the last.
-func queueHops(_ hops: Int) {
-    final class Counter: @unchecked Sendable {
-        // Only touched on the queue.
-        var value = 0
-    }
-    let queue = DispatchQueue(label: "Floor.serial")
-    let counter = Counter()
-    let done = DispatchSemaphoreBox()
-    for index in 0 ..< hops {
-        queue.async {
-            counter.value &+= 1
-            if index == hops - 1 { done.signal() }
-        }
-    }
-    done.wait()
-}
-
 /// A nonisolated async function that returns at once, as the simplest side effect body does.
 @inline(never)
 func bareTaskBody() async {}
@@ -178,7 +160,10 @@ case "hops":
         return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(items)
     }
     for _ in 0 ..< count {
-        floor.append(perItem(100_000) { queueHops(100_000) })
+        floor.append(perItem(100_000) {
+            let ran = hop(onto: DispatchQueue(label: "Floor.serial"), times: 100_000)
+            check(ran == 100_000, "queue floor: \(ran) blocks ran, expected 100,000")
+        })
         sync.append(perItem(10_000) {
             let store = BenchStore()
             let start = DispatchTime.now().uptimeNanoseconds
