@@ -26,8 +26,14 @@ class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
     }
 
     /// Allocates the storage holding the value `build` makes, made where it is stored rather than
-    /// copied in (docs/PERFORMANCE.md, "Updaters: back-to-back").
-    static func make(spinning: Bool = false, building build: () -> Value) -> Self {
+    /// copied in (docs/PERFORMANCE.md, "Updaters: back-to-back"), with a plain mutex.
+    static func make(building build: () -> Value) -> Self {
+        make(spinning: false, building: build)
+    }
+
+    /// The two above, inlined into each so that a promise's plain mutex costs no test of `spinning`.
+    @inline(__always)
+    private static func make(spinning: Bool, building build: () -> Value) -> Self {
         let storage = Unsafe.downcast(create(minimumCapacity: 1) { _ in build() }, to: Self.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             #if canImport(Darwin)
