@@ -100,7 +100,7 @@ import Glibc
         for promise in promises {
             try await promise.settled()
         }
-        let width = SideEffectRegistryDefaults.width
+        let width = WorkerDemand.defaultWidth
         // On a quiet machine the burst runs on the width or one more. On a busy one, a side effect
         // the system preempts for milliseconds looks blocked when nothing can tell, and gets a
         // worker to spare: a bound that holds beside CPU hogs, far below what counting every job

@@ -116,21 +116,18 @@ extension SideEffectRegistry {
         return (cancellation, finishJobAndTakeNext(onThread: thread))
     }
 
-    /// A worker that ran and ended `entry` (``endOnWorker(_:thenTakeNextOn:)``) goes on with the
-    /// next one: the registry holds `entry`, if it holds no other, and the thread that adds the
-    /// next side effect takes it out (``takeHeld()``) in the same look, and lets go of it: that
-    /// thread usually allocated it, and so frees it into its own cache (docs/PERFORMANCE.md, "Side
-    /// effects: no-op SideEffect"). Otherwise the worker lets go of it. Returns whether the
-    /// registry holds it: a worker that left one takes out what is held as it goes idle.
+    /// A worker that ended `entry` and goes on with its next job leaves it here, unless another is
+    /// held: the thread of the next ``add(_:)``, which usually allocated it, takes it out
+    /// (``takeHeld()``) and so frees it into its own cache (docs/PERFORMANCE.md, "Side effects:
+    /// no-op SideEffect"). Returns whether it is held: a worker that left one takes out what is
+    /// held as it goes idle, so that an idle store holds none.
     mutating func hold(forTheNextAdd entry: Entry) -> Bool {
         guard heldForTheNextAdd == nil else { return false }
         heldForTheNextAdd = entry
         return true
     }
 
-    /// The side effect held for the next add, taken out: by the thread adding one, and by each
-    /// worker that left one as it goes idle, so that none stays held once the store is idle (a
-    /// held side effect was left by a worker that has yet to go idle).
+    /// Takes out the side effect held for the next add (see ``hold(forTheNextAdd:)``).
     mutating func takeHeld() -> Entry? {
         var held: Entry?
         swap(&held, &heldForTheNextAdd)

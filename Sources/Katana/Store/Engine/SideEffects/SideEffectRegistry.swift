@@ -1,5 +1,3 @@
-import Foundation
-
 /// Every side effect a store has taken and not finished, in the order the store took them, and
 /// the demand for the store's side-effect workers: the one place where side effects are started,
 /// cancelled (by their promise, by id, by a newer one with the same id, by a shutdown) and
@@ -225,7 +223,7 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     var heldForTheNextAdd: Entry?
 
     /// A registry whose workers run at most `width` jobs that are not blocked (at least one).
-    init(width: Int = SideEffectRegistryDefaults.width) {
+    init(width: Int = WorkerDemand.defaultWidth) {
         demand = WorkerDemand(width: width)
     }
 
@@ -251,50 +249,8 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         phases.task
     }
 
-    /// How many cuts are waiting for the drainer (for tests).
-    var cutCount: Int {
-        cuts.count
-    }
-
     /// Above this many slots, an emptied waiting queue is freed instead of kept for reuse.
     static var retainedQueueCapacity: Int { 1024 }
     /// How many taken tokens may pile up at the front of the waiting queue before they are dropped.
     static var compactionThreshold: Int { 256 }
-}
-
-/// The registry's width on this machine: the cores the process may use, and at least two, so that
-/// a single-core machine still overlaps a side effect with the next one's start.
-enum SideEffectRegistryDefaults {
-    static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-}
-
-extension SideEffectEnd.Canceller {
-    /// The error the cancelled side effect's promise is rejected with.
-    func error(for itemType: any Dispatchable.Type) -> KatanaError {
-        switch self {
-        case .promise, .id, .latestWins: .cancelled(item: typeName(itemType))
-        case .shutdown: .cancelledByShutdown(item: typeName(itemType))
-        }
-    }
-
-    /// The canceller as a byte, for a job's atomic record (0 is "not cancelled").
-    var code: UInt8 {
-        switch self {
-        case .promise: 1
-        case .id: 2
-        case .latestWins: 3
-        case .shutdown: 4
-        }
-    }
-
-    /// The canceller a job's record holds; nil for 0 (not cancelled).
-    init?(code: UInt8) {
-        switch code {
-        case 1: self = .promise
-        case 2: self = .id
-        case 3: self = .latestWins
-        case 4: self = .shutdown
-        default: return nil
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many of a store's workers are wanted: the one place that decides whether a side effect
 /// waiting for a worker gets another one now. A plain value inside the registry, tested without
 /// threads (`WorkerDemandTests`).
@@ -148,4 +150,10 @@ struct WorkerDemand: Equatable {
         isMonitoring = waiting > starting + idle
         return (starts, isMonitoring)
     }
+}
+
+extension WorkerDemand {
+    /// The width on this machine: the cores the process may use, and at least two, so that a
+    /// single-core machine still overlaps a side effect with the next one's start.
+    static let defaultWidth = max(2, ProcessInfo.processInfo.activeProcessorCount)
 }

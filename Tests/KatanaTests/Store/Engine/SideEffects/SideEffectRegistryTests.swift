@@ -535,7 +535,7 @@ import KatanaTestSupport
         var fixture = Fixture()
         let promise = fixture.promise("a")
         #expect(fixture.registry.cancel(promise: promise, cutBefore: 5) == nil)
-        #expect(fixture.registry.cutCount == 1)
+        #expect(fixture.registry.cuts.count == 1)
         let added = fixture.add("a", order: 3)
         #expect(added.token == nil)
         #expect(added.refusal == .promise)
@@ -564,10 +564,10 @@ import KatanaTestSupport
         #expect(fixture.add("early", order: 4, id: "search").refusal == .id)
         // Another id passes.
         #expect(fixture.add("other", order: 5, id: "save").token != nil)
-        #expect(fixture.registry.cutCount == 1)
+        #expect(fixture.registry.cuts.count == 1)
         // Dispatched after the call: runs, and the cut is done.
         #expect(fixture.add("late", order: 10, id: "search").token != nil)
-        #expect(fixture.registry.cutCount == 0)
+        #expect(fixture.registry.cuts.count == 0)
     }
 
     @Test func repeatedCancelsOfOneID_keepOneCut() {
@@ -575,7 +575,7 @@ import KatanaTestSupport
         for before in 1 ... 100 as ClosedRange<UInt64> {
             _ = fixture.registry.cancel(id: "search", before: before, leavingCut: true)
         }
-        #expect(fixture.registry.cutCount == 1)
+        #expect(fixture.registry.cuts.count == 1)
         #expect(fixture.add("x", order: 99, id: "search").refusal == .id)
     }
 
