@@ -112,19 +112,21 @@ final class SideEffectRunner: @unchecked Sendable {
     /// one ended.
     func run(_ job: Job, token: Registry.Token, on loop: WorkerLoop) -> Registry.Taken? {
         let thread = loop.thread
-        let envelope = job.envelope
         switch job.kind {
         case .run(let runner):
-            guard let chain, !envelope.skipsInterceptors else {
+            guard let chain, !job.envelope.skipsInterceptors else {
                 // The entry goes before the promise settles (whoever sees it settled sees the side
                 // effect gone). The worker holds a job until then, so a store that looks idle has
                 // settled the promises of what it ran: the next one, taken in the same look when
                 // one waits, or this one, let go of after the settle.
                 if ends.isObserved {
-                    envelope.settle(runReportingEnd(envelope, with: runner, token: token, standingFor: job))
+                    job.envelope.settle(runReportingEnd(job.envelope, with: runner, token: token, standingFor: job))
                     break
                 }
-                let outcome = runBody(envelope, with: runner)
+                // The envelope is read in place, and the outcome handed on as it is: copies of
+                // either go through their types' value witnesses (docs/PERFORMANCE.md, "Side
+                // effects: no-op SideEffect").
+                let outcome = runBody(job.envelope, with: runner)
                 let (cancellation, next, held) = registry.withLock { registry in
                     let ended = registry.endOnWorker(token, thenTakeNextOn: thread)
                     let held = ended.next != nil && registry.hold(forTheNextAdd: job)
@@ -133,7 +135,11 @@ final class SideEffectRunner: @unchecked Sendable {
                 if held {
                     loop.leftAJob = true
                 }
-                envelope.settle(cancellation.map { .failure($0.error(for: job.itemType)) } ?? outcome)
+                if let cancellation {
+                    job.envelope.reject(cancellation.error(for: job.itemType))
+                } else {
+                    job.envelope.settle(outcome)
+                }
                 guard let next else { break }
                 return next
             }
