@@ -86,7 +86,7 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     open func dispatch<T: AnySideEffect>(_ dispatchable: T) -> Promise<Void> {
         let item: any Dispatchable = dispatchable
         let promise = Promise<Void>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
-        engine.enqueueStartingWhenIdle(item, settling: promise.handle)
+        engine.enqueueSynchronousSideEffectCapturing(item, settling: promise.handle)
         return promise
     }
 
@@ -95,7 +95,7 @@ open class PartialStore<S: State>: AnyStore, @unchecked Sendable {
     open func dispatch<T: ReturningSideEffect>(_ dispatchable: T) -> Promise<T.ReturnValue> {
         let item: any Dispatchable = dispatchable
         let promise = Promise<T.ReturnValue>.pending(dispatching: item, toEngineNumbered: engine.directoryNumber)
-        engine.enqueueStartingWhenIdle(item, settling: promise.handle)
+        engine.enqueueSynchronousSideEffectCapturing(item, settling: promise.handle)
         return promise
     }
 

@@ -102,7 +102,7 @@ enum ReadmeLifetimes {
         store.dependencies.closeBackend()
         let slow = store.dispatch(Search(query: "x"))
         // Running: its task has begun (and sleeps in the backend call).
-        try await poll("the search's task to begin") { store.engine.sideEffects.withLock { $0 }?.registry.withLock { $0.taskCount } == 1 }
+        try await poll("the search's task to begin") { store.engine.sideEffects.withLock { $0 }?.registry.withLock { $0.phases.task } == 1 }
         #expect(store.cancelSideEffects(id: "search") == 1)
         #expect(try await rejection(of: slow)?.katana == .cancelled(item: "KatanaTests.ReadmeLifetimes.Search"))
     }

@@ -70,4 +70,34 @@ private struct ReadCounterAsync: AsyncSideEffect {
         #expect(seen.all == ["ReadCounter"])
         #expect(onStoreQueue.all == [false])
     }
+
+    // MARK: - A synchronous side effect taken in place
+
+    @Test func aSynchronousSideEffectToAnIdleStore_isTakenInPlace_andTheStoreStaysIdle() async throws {
+        let store = makeStore()
+        store.engine.updaterQueue.suspend()
+        defer { store.engine.updaterQueue.resume() }
+        let before = store.engine.inbox.withLock { $0.enqueuedCount }
+        let read = store.dispatch(ReadCounter())
+        // Given its entry under the inbox's lock: counted, and no drain or right was needed.
+        let (after, idle) = store.engine.inbox.withLock { inbox in
+            (inbox.enqueuedCount, inbox.drainerWhileIdle != nil)
+        }
+        #expect(after == before + 1)
+        #expect(idle)
+        #expect(try await read.settled() == 0)
+    }
+
+    @Test func aSynchronousSideEffectTheRegistryWouldRefuse_goesTheUsualWay_andItsPromiseSaysWhy() async throws {
+        // The registry's shutdown cancels new side effects before the inbox's intake closes (two
+        // locks, one after the other): one dispatched in between is not taken in place, and the
+        // usual path rejects it instead of leaving its promise unsettled.
+        let store = makeStore()
+        let runner = try #require(store.engine.sideEffects.withLock { $0 })
+        runner.cancelForShutdown()
+        #expect(store.engine.inbox.withLock { $0.drainerWhileIdle } != nil)
+        await #expect(throws: KatanaError.cancelledByShutdown(item: typeName(ReadCounter.self))) {
+            try await store.dispatch(ReadCounter()).settled()
+        }
+    }
 }

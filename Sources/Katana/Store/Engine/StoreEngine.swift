@@ -31,9 +31,9 @@ import Dispatch
 /// - `sideEffects`, `shutdownProgress` (their locks): set at start-up; the shutdown's progress.
 /// - `shutdownSignal` (atomic): changed by the shutdown only, read by the drainer per item.
 ///
-/// Lock order, wherever two are held together: the delivery's lock, then the inbox's (a listener
-/// added or removed updates the audience). No other lock of the store, of a promise or of the
-/// side-effect pool is ever taken while one of these is held.
+/// Lock order, wherever two are held together: the delivery's, then the inbox's (a listener added
+/// or removed updates the audience); the inbox's, then the side-effect registry's (an entry made in
+/// place). No other lock (a promise's, the side-effect pool's) is taken while one of these is held.
 @usableFromInline final class StoreEngine<S: State>: ItemEnqueueing, @unchecked Sendable {
     // @unchecked: every mutable part is guarded as listed above.
 
@@ -127,6 +127,12 @@ import Dispatch
                 owner: { self.owner }
             )
         }
+        carryOut(action, fromStoreWork: fromStoreWork)
+    }
+
+    /// Does what the inbox said once an item arrived.
+    @inline(__always)
+    func carryOut(_ action: consuming Inbox.EnqueueAction, fromStoreWork: Bool) {
         switch consume action {
         case .none:
             break

@@ -13,6 +13,16 @@ extension StoreEngine {
         }
     }
 
+    /// Adds a synchronous side effect dispatched from outside (see
+    /// ``enqueueSynchronousSideEffect(_:settling:)``), with what the dispatch context captures here.
+    @inline(__always)
+    func enqueueSynchronousSideEffectCapturing(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        if capturesContext {
+            capture(into: promise)
+        }
+        enqueueSynchronousSideEffect(item, settling: promise)
+    }
+
     /// Adds an item with its promise carrying what the dispatch context captures here.
     @inline(never)
     func enqueueCapturing(_ item: any Dispatchable, settling promise: PromiseHandle, startingWhenIdle: Bool) {

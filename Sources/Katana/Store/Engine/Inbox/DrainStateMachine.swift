@@ -12,6 +12,7 @@
 ///     starting ─ready─▶ idle ─enqueue─▶ scheduled ─drain block starts─▶ draining
 ///     draining ─finish─▶ idle (inbox empty) or scheduled (items left)
 ///     idle ─a side effect handled by the thread dispatching it─▶ draining
+///     idle ─a synchronous side effect taken in place, under the lock─▶ idle
 ///     scheduled ─a waiting thread helps─▶ drainingWithBlockQueued ─finish─▶ scheduled
 ///                                        drainingWithBlockQueued ─the block starts─▶ draining
 ///     stop: starting, idle, scheduled ─▶ stopped;  draining… ─▶ drainingThenStop ─finish─▶ stopped
@@ -142,8 +143,8 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
         var released: Drainer?
     }
 
-    // The properties below that the extensions in DrainStateMachine+Lifetimes.swift change are
-    // internal rather than private for that reason only; nothing else changes them.
+    // The properties below that the extensions in the files next to this one change are internal
+    // rather than private for that reason only; nothing else changes them.
 
     var phase: Phase = .starting
     /// Which new items are taken.
@@ -151,7 +152,7 @@ struct DrainStateMachine<Drainer: AnyObject, Item> {
     /// Items added so far (wrapping): an item's count when it arrives is its place in dispatch
     /// order (its sequence), which cancelling by id goes by; a shutdown reads it before and after
     /// checking the rest of the store, to know that nothing arrived meanwhile.
-    private(set) var enqueuedCount: UInt64 = 0
+    var enqueuedCount: UInt64 = 0
     /// Work under way outside the store that may still dispatch to it (an interceptor's reaction
     /// on a queue of its own): while there is some, the inbox does not count as idle.
     var outsideWork = 0

@@ -117,6 +117,16 @@ final class Drainer<S: State> {
         kinds.withEntry(of: item, storeState: S.self, body)
     }
 
+    /// Gives a synchronous side effect dispatched to an idle store its entry in the side-effect
+    /// registry, on the dispatching thread under the inbox's lock (its interceptors and body run on
+    /// its worker, and making its entry runs none of its code); returns false, doing nothing, for
+    /// anything else, once a shutdown cancels what is left, or when the registry would not take
+    /// it as it is (see ``SideEffectRunner/addInPlace(_:running:leaving:)``).
+    func addSynchronousSideEffect(_ envelope: Envelope, leaving after: inout SideEffectRunner.AfterInPlace) -> Bool {
+        guard shutdown.phase != .cancelling, case .sideEffect(let runner) = kind(of: envelope.item) else { return false }
+        return sideEffects.addInPlace(envelope, running: runner, leaving: &after)
+    }
+
     /// Hands a side effect dispatched to an idle store straight to the side-effect registry
     /// (its interceptors run on its worker, and it changes no state here, so there is no
     /// updaters' pass to install and nothing to publish); returns false, doing nothing, for

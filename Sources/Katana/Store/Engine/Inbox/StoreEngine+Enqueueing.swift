@@ -35,6 +35,26 @@ extension StoreEngine {
         )
     }
 
+    /// Adds a synchronous side effect dispatched from outside. To an idle store, it gets its entry
+    /// in the side-effect registry under the inbox's lock, and the store stays idle (see
+    /// ``DrainStateMachine/drainerWhileIdle``); otherwise it goes as
+    /// ``enqueue(_:settling:skipsInterceptors:startingWhenIdle:fromStoreWork:origin:)`` takes it.
+    func enqueueSynchronousSideEffect(_ item: any Dispatchable, settling promise: PromiseHandle) {
+        // What the registry's add left to do is done after the inbox's lock.
+        var after = SideEffectRunner.AfterInPlace()
+        let action = inbox.withLock { inbox in
+            let envelope = Envelope(item, promise: promise, sequence: inbox.enqueuedCount)
+            if let drainer = inbox.drainerWhileIdle,
+               Unsafe.downcast(drainer, to: Drainer<S>.self).addSynchronousSideEffect(envelope, leaving: &after) {
+                inbox.countTakenInPlace()
+                return Inbox.EnqueueAction.none
+            }
+            return inbox.enqueue(envelope, handlingHereWhenIdle: true, owner: { self.owner })
+        }
+        after.carryOut()
+        carryOut(action, fromStoreWork: false)
+    }
+
     // MARK: - A waiting thread handles its own item
 
     /// How many waiting items a thread blocked on a promise looks through for that promise's item.

@@ -244,9 +244,10 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
         isIdleOnWorkers && phases.task == 0
     }
 
-    /// How many async side effects run as tasks.
-    var taskCount: Int {
-        phases.task
+    /// Whether a new side effect is taken as it is: no cut waits for one on its way, and no
+    /// shutdown cancels new ones.
+    var takesNewOnesAsTheyAre: Bool {
+        cuts.isEmpty && (shutdown == .none || shutdown == .counting)
     }
 
     /// Above this many slots, an emptied waiting queue is freed instead of kept for reuse.

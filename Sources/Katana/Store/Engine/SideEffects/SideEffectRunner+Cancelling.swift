@@ -56,6 +56,6 @@ extension SideEffectRunner {
     /// Whether no side effect waits or is on a worker (and every promise of one that ran there has
     /// settled), and how many async ones run as tasks: for the store's work snapshot.
     var workSnapshot: (isIdleOnWorkers: Bool, tasks: Int) {
-        registry.withLock { ($0.isIdleOnWorkers, $0.taskCount) }
+        registry.withLock { ($0.isIdleOnWorkers, $0.phases.task) }
     }
 }

@@ -192,7 +192,7 @@ extension SideEffectRunner {
     /// async side effect it took for that worker: as the worker would after a job, it starts the
     /// help the take asked for and tells watchers a side effect ended; the task is now `next`'s.
     func carryOn(with next: Registry.Taken, on start: WorkerLoop) -> Job {
-        askForHelp(next)
+        askForHelp(worker: next.startsWorker, monitor: next.startsMonitor)
         activity.pokeIfWatched()
         next.entry.taskRunner = self
         next.entry.taskToken = next.token

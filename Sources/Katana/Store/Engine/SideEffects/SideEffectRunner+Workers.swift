@@ -19,7 +19,7 @@ extension SideEffectRunner {
         let previous = Self.workerLoop.replace(with: loop)
         defer { Self.workerLoop.restore(previous) }
         while let job = taken {
-            askForHelp(job)
+            askForHelp(worker: job.startsWorker, monitor: job.startsMonitor)
             if job.entry.startsTaskWhenTaken, taskStarter == nil {
                 taken = startTaskHere(job.entry, token: job.token, on: loop)
             } else {
@@ -33,13 +33,13 @@ extension SideEffectRunner {
         }
     }
 
-    /// Starts the worker or the monitor that taking `job` asked for.
+    /// Starts the worker or the monitor that an add or a take asked for.
     @inline(__always)
-    func askForHelp(_ job: Registry.Taken) {
-        if job.startsWorker {
+    func askForHelp(worker: Bool, monitor: Bool) {
+        if worker {
             startWorker()
         }
-        if job.startsMonitor {
+        if monitor {
             monitorTick(after: .zero)
         }
     }

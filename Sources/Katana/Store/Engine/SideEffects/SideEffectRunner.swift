@@ -18,9 +18,9 @@ final class SideEffectRunner: @unchecked Sendable {
 
     typealias Registry = SideEffectRegistry<Job>
 
-    /// The side effects, in dispatch order, and the store's workers (lock order: never held with
-    /// the inbox's or the delivery's lock; a promise's lock is never held when it is taken). Only
-    /// the runner's own files reach it: the engine and its shutdown ask the runner.
+    /// The side effects, in dispatch order, and the store's workers (lock order: taken alone, or
+    /// inside the inbox's for a side effect added in place; no other lock is taken while it is
+    /// held). Only the runner's own files reach it: the engine and its shutdown ask the runner.
     let registry = Locked(Registry(), spinning: true)
     let threads: WorkerThreads
     /// What the operating system tells about the workers' threads.
@@ -100,12 +100,7 @@ final class SideEffectRunner: @unchecked Sendable {
         if let refusal = added.refusal {
             job.envelope.reject(refusal.error(for: job.itemType))
         }
-        if added.startsWorker {
-            startWorker()
-        }
-        if added.startsMonitor {
-            monitorTick(after: .zero)
-        }
+        askForHelp(worker: added.startsWorker, monitor: added.startsMonitor)
     }
 
     /// Runs one job on this worker (whose loop is `loop`); returns the next one, taken when this
