@@ -30,7 +30,8 @@ extension SideEffectRunner {
             after.released = registry.takeHeld()
             return registry.add(job)
         }
-        guard let added else { return false }
+        // Taken as it is, it is never refused; were it, the usual path would add it again and say why.
+        guard let added, added.refusal == nil else { return false }
         if added.startsWorker || added.startsMonitor {
             after.helped = self
             after.startsWorker = added.startsWorker
