@@ -121,10 +121,16 @@ final class Drainer<S: State> {
     /// registry, on the dispatching thread under the inbox's lock (its interceptors and body run on
     /// its worker, and making its entry runs none of its code); returns false, doing nothing, for
     /// anything else, once a shutdown cancels what is left, or when the registry would not take
-    /// it as it is (see ``SideEffectRunner/addInPlace(_:running:leaving:)``).
-    func addSynchronousSideEffect(_ envelope: Envelope, leaving after: inout SideEffectRunner.AfterInPlace) -> Bool {
-        guard shutdown.phase != .cancelling, case .sideEffect(let runner) = kind(of: envelope.item) else { return false }
-        return sideEffects.addInPlace(envelope, running: runner, leaving: &after)
+    /// it as it is (see ``SideEffectRunner/addInPlace(_:running:leaving:)``). Its envelope is
+    /// made here, for its job to take as it is, rather than made by the caller and copied.
+    func addSynchronousSideEffect(
+        _ item: any Dispatchable, settling promise: PromiseHandle, sequence: UInt64, leaving after: inout SideEffectRunner.AfterInPlace
+    ) -> Bool {
+        guard shutdown.phase != .cancelling else { return false }
+        return withKindEntry(of: item) { entry in
+            guard let runner = entry.sideEffect else { return false }
+            return sideEffects.addInPlace(Envelope(item, promise: promise, sequence: sequence), running: runner, leaving: &after)
+        }
     }
 
     /// Hands a side effect dispatched to an idle store straight to the side-effect registry

@@ -21,6 +21,10 @@ final class ItemKindCache {
         /// The kind's updater, when the type is a state updater, unretained (``kind`` holds it):
         /// lent to a caller without taking it out of the enum, which copies it.
         let updater: Unmanaged<ItemKind.Updater>?
+        /// The kind's runner, when the type is a synchronous side effect: read without taking it out
+        /// of the enum, whose copy costs a retain and a release per item on a closure the side
+        /// effects' workers retain too.
+        let sideEffect: ItemKind.SideEffectRunner?
         let isValueType: Bool
 
         init(kind: ItemKind, isValueType: Bool) {
@@ -29,6 +33,11 @@ final class ItemKindCache {
                 self.updater = Unsafe.unretained(updater)
             } else {
                 updater = nil
+            }
+            if case .sideEffect(let runner) = kind {
+                sideEffect = runner
+            } else {
+                sideEffect = nil
             }
             self.isValueType = isValueType
         }

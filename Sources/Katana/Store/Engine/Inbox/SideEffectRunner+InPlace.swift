@@ -23,7 +23,7 @@ extension SideEffectRunner {
     /// lock: it gets its entry unless the registry would not take it as it is (a cut waits, or a
     /// shutdown cancels), and then the usual path adds it. Returns whether it was taken; what is
     /// left to do goes to `after`.
-    func addInPlace(_ envelope: Envelope, running runner: @escaping ItemKind.SideEffectRunner, leaving after: inout AfterInPlace) -> Bool {
+    func addInPlace(_ envelope: consuming Envelope, running runner: @escaping ItemKind.SideEffectRunner, leaving after: inout AfterInPlace) -> Bool {
         let job = Job(envelope, .run(runner), identity: nil, startsTaskWhenTaken: false, observesEnds: ends.isObserved)
         let added = registry.withLock { registry -> Registry.Added? in
             guard registry.takesNewOnesAsTheyAre else { return nil }

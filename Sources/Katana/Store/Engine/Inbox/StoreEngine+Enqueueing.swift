@@ -43,13 +43,14 @@ extension StoreEngine {
         // What the registry's add left to do is done after the inbox's lock.
         var after = SideEffectRunner.AfterInPlace()
         let action = inbox.withLock { inbox in
-            let envelope = Envelope(item, promise: promise, sequence: inbox.enqueuedCount)
-            if let drainer = inbox.drainerWhileIdle,
-               Unsafe.downcast(drainer, to: Drainer<S>.self).addSynchronousSideEffect(envelope, leaving: &after) {
+            let sequence = inbox.enqueuedCount
+            if let drainer = inbox.drainerWhileIdle, Unsafe.borrow(drainer, {
+                Unsafe.downcast($0, to: Drainer<S>.self).addSynchronousSideEffect(item, settling: promise, sequence: sequence, leaving: &after)
+            }) {
                 inbox.countTakenInPlace()
                 return Inbox.EnqueueAction.none
             }
-            return inbox.enqueue(envelope, handlingHereWhenIdle: true, owner: { self.owner })
+            return inbox.enqueue(Envelope(item, promise: promise, sequence: sequence), handlingHereWhenIdle: true, owner: { self.owner })
         }
         after.carryOut()
         carryOut(action, fromStoreWork: false)
