@@ -77,13 +77,16 @@ private struct ReadCounterAsync: AsyncSideEffect {
         let store = makeStore()
         store.engine.updaterQueue.suspend()
         defer { store.engine.updaterQueue.resume() }
-        let before = store.engine.inbox.withLock { $0.enqueuedCount }
+        let drainer = try #require(idleDrainer(of: store))
+        let before = store.engine.inbox.withLock { ($0.enqueuedCount, drainer.takenInPlace) }
         let read = store.dispatch(ReadCounter())
-        // Given its entry under the inbox's lock: counted, and no drain or right was needed.
-        let (after, idle) = store.engine.inbox.withLock { inbox in
-            (inbox.enqueuedCount, inbox.drainerWhileIdle != nil)
+        // Given its entry under the inbox's lock: counted, taken in place (the usual way, handed
+        // the drain right, would also leave the store idle by now), and idle.
+        let (after, takenInPlace, idle) = store.engine.inbox.withLock { inbox in
+            (inbox.enqueuedCount, drainer.takenInPlace, inbox.drainerWhileIdle != nil)
         }
-        #expect(after == before + 1)
+        #expect(after == before.0 + 1)
+        #expect(takenInPlace == before.1 + 1)
         #expect(idle)
         #expect(try await read.settled() == 0)
     }
@@ -95,9 +98,15 @@ private struct ReadCounterAsync: AsyncSideEffect {
         let store = makeStore()
         let runner = try #require(store.engine.sideEffects.withLock { $0 })
         runner.cancelForShutdown()
-        #expect(store.engine.inbox.withLock { $0.drainerWhileIdle } != nil)
+        let drainer = try #require(idleDrainer(of: store))
         await #expect(throws: KatanaError.cancelledByShutdown(item: typeName(ReadCounter.self))) {
             try await store.dispatch(ReadCounter()).settled()
         }
+        #expect(store.engine.inbox.withLock { _ in drainer.takenInPlace } == 0)
+    }
+
+    /// The store's drainer while it is idle (read under the inbox's lock, which guards it then).
+    private func idleDrainer(of store: TestStore) -> Drainer<CounterState>? {
+        store.engine.inbox.withLock { $0.drainerWhileIdle?.takeUnretainedValue() as? Drainer<CounterState> }
     }
 }

@@ -24,6 +24,9 @@ final class Drainer<S: State> {
     let updates: UpdaterApplier<S>
     /// Who hears about the changes of the batch being handled.
     var audience = Audience.nobody
+    /// How many synchronous side effects got their entry in place, while the store was idle (see
+    /// ``addSynchronousSideEffect(_:settling:sequence:leaving:)``).
+    private(set) var takenInPlace = 0
     /// An emptied batch buffer, handed back to the inbox at the next batch so that appends reuse
     /// its capacity instead of growing a new array from one slot.
     private var spareBatch: [Envelope] = []
@@ -128,8 +131,11 @@ final class Drainer<S: State> {
     ) -> Bool {
         guard shutdown.phase != .cancelling else { return false }
         return withKindEntry(of: item) { entry in
-            guard let runner = entry.sideEffect else { return false }
-            return sideEffects.addInPlace(Envelope(item, promise: promise, sequence: sequence), running: runner, leaving: &after)
+            guard let runner = entry.sideEffect,
+                  sideEffects.addInPlace(Envelope(item, promise: promise, sequence: sequence), running: runner, leaving: &after)
+            else { return false }
+            takenInPlace += 1
+            return true
         }
     }
 
