@@ -103,11 +103,11 @@ import Glibc
         let width = WorkerDemand.defaultWidth
         // On a quiet machine the burst runs on the width or one more. On a busy one, a side effect
         // the system preempts for milliseconds looks blocked when nothing can tell, and gets a
-        // worker to spare: a bound that holds beside CPU hogs, far below what counting every job
-        // still on its worker at a tick as blocked gave (44-55 here). Under the thread sanitizer,
-        // which slows the store's own work several times over, and beside CI's other lane, 22 were
-        // seen once: that run checks for races, and its bound only for the fault, below 44.
-        let bound = width + (isRunningUnderThreadSanitizer ? 32 : 8)
+        // worker to spare: 13 were seen once in CI's plain run, beside its other lane compiling
+        // the Tools package. The bound is for the fault, counting every job still on its worker at
+        // a tick as blocked, which gave 44-55 here; it holds beside CPU hogs and in CI. Under the
+        // thread sanitizer, which slows the store's own work several times over, 22 were seen once.
+        let bound = width + (isRunningUnderThreadSanitizer ? 32 : 16)
         #expect(timeline.mostAtOnce <= bound, "\(Self.probes[probeIndex].name): \(timeline.mostAtOnce) at once")
     }
 
