@@ -52,9 +52,8 @@ extension SideEffectRegistry {
     mutating func attach(_ task: Task<Void, Never>, to token: Token) -> Task<Void, Never>? {
         guard isLive(token), case .onWorker = slots[token.slot].phase,
               case .onWorker(let entry, let worker) = takePhase(of: token.slot) else { return nil }
-        phases.onWorker -= 1
+        leftWorker(token.slot, worker)
         phases.task += 1
-        demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
         slots[token.slot].phase = .task(entry, task)
         return entry.cancellation != nil ? task : nil
     }
@@ -184,6 +183,16 @@ extension SideEffectRegistry {
         return Token(slot: slots.count - 1, generation: 0)
     }
 
+    /// The side effect in slot `index` has left `worker`: for a task, or for good.
+    private mutating func leftWorker(_ index: Int, _ worker: Worker) {
+        phases.onWorker -= 1
+        demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
+        if let place = onWorkerSlots.firstIndex(of: index) {
+            onWorkerSlots.swapAt(place, onWorkerSlots.count - 1)
+            onWorkerSlots.removeLast()
+        }
+    }
+
     /// Takes a side effect out, whatever its phase, and frees its slot for the next one.
     mutating func remove(_ token: Token) {
         guard slots[token.slot].generation == token.generation else { return }
@@ -201,8 +210,7 @@ extension SideEffectRegistry {
             phases.waiting -= 1
         case .onWorker(let running, let worker):
             entry = running
-            phases.onWorker -= 1
-            demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
+            leftWorker(index, worker)
         case .task(let running, _):
             entry = running
             phases.task -= 1

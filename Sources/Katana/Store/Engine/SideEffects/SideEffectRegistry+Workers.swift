@@ -21,6 +21,7 @@ extension SideEffectRegistry {
             slots[token.slot].phase = .onWorker(entry, Worker(thread: thread, takenAtTick: tick))
             phases.waiting -= 1
             phases.onWorker += 1
+            onWorkerSlots.append(token.slot)
             demand.workerTook()
             compactWaitingQueue()
             let request = demand.jobsWait(phases.waiting)
@@ -55,17 +56,11 @@ extension SideEffectRegistry {
     /// probe about, which it does outside the registry's lock, then reports to ``monitorTicked(_:)``.
     mutating func monitorCandidates() -> [Candidate] {
         tick &+= 1
-        var candidates: [Candidate] = []
-        // The jobs on workers are the oldest taken, so they sit in the first slots: the look stops
-        // once it has seen them all, rather than going through every waiting one.
-        var seen = 0
-        for index in slots.indices where seen < phases.onWorker {
-            guard case .onWorker(_, let worker) = slots[index].phase else { continue }
-            seen += 1
-            guard !worker.isBlocked, tick &- worker.takenAtTick >= WorkerDemand.ticksBeforeJudging else { continue }
-            candidates.append(Candidate(token: Token(slot: index, generation: slots[index].generation), thread: worker.thread))
+        return onWorkerSlots.compactMap { index in
+            guard case .onWorker(_, let worker) = slots[index].phase, !worker.isBlocked,
+                  tick &- worker.takenAtTick >= WorkerDemand.ticksBeforeJudging else { return nil }
+            return Candidate(token: Token(slot: index, generation: slots[index].generation), thread: worker.thread)
         }
-        return candidates
     }
 
     /// What the probe said of each candidate (asleep, running, or nil: it cannot tell): the jobs
@@ -96,16 +91,9 @@ extension SideEffectRegistry {
         return Tick(startsWorkers: decision.startsWorkers, keepsTicking: decision.keepsTicking, looksAgainSoon: firstSightings)
     }
 
-    /// A tick in one step, with `isAsleep` as the probe (for tests).
-    mutating func monitorTick(isAsleep: (_ thread: Int32) -> Bool?) -> Tick {
-        let candidates = monitorCandidates()
-        return monitorTicked(candidates.map { ($0, isAsleep($0.thread)) })
-    }
-
     /// The worker `id` announced that the job it runs blocks (in the package's `wait`): the job
     /// stops counting against the width at once, until ``waitEnded(onWorker:)``. Returns how many
-    /// workers to start for the jobs waiting behind it. (A look through the slots: a blocking
-    /// wait is slow anyway.)
+    /// workers to start for the jobs waiting behind it.
     mutating func waitBegan(onWorker id: Int32) -> Int {
         guard let index = slotOnWorker(id), case .onWorker(let entry, var worker) = slots[index].phase, !worker.isBlocked else { return 0 }
         worker.block = .announced
@@ -124,7 +112,7 @@ extension SideEffectRegistry {
 
     /// The slot of the job the worker `id` runs, if it runs one.
     private func slotOnWorker(_ id: Int32) -> Int? {
-        slots.indices.first { index in
+        onWorkerSlots.first { index in
             if case .onWorker(_, let worker) = slots[index].phase { worker.thread == id } else { false }
         }
     }

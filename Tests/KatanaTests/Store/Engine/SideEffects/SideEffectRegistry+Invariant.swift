@@ -1,6 +1,12 @@
 @testable import Katana
 
 extension SideEffectRegistry {
+    /// A monitor tick in one step, with `isAsleep` as the thread probe.
+    mutating func monitorTick(isAsleep: (_ thread: Int32) -> Bool?) -> Tick {
+        let candidates = monitorCandidates()
+        return monitorTicked(candidates.map { ($0, isAsleep($0.thread)) })
+    }
+
     /// What does not agree between the counts the registry keeps and its slots: empty when all is
     /// well. The fuzz test checks it after every step of random sequences.
     func invariantViolations() -> [String] {
@@ -32,6 +38,10 @@ extension SideEffectRegistry {
         let free = slots.indices.filter { if case .free = slots[$0].phase { true } else { false } }
         if Set(free) != Set(freeSlots) || free.count != freeSlots.count {
             problems.append("free slots \(freeSlots.sorted()), the slots say \(free)")
+        }
+        let onWorker = slots.indices.filter { if case .onWorker = slots[$0].phase { true } else { false } }
+        if Set(onWorker) != Set(onWorkerSlots) || onWorker.count != onWorkerSlots.count {
+            problems.append("slots on workers \(onWorkerSlots.sorted()), the slots say \(onWorker)")
         }
         let queued = Set(waitingQueue[nextWaiting...].map(\.slot))
         for index in slots.indices {

@@ -347,6 +347,30 @@ import KatanaTestSupport
         #expect(fixture.registry.invariantViolations().isEmpty)
     }
 
+    @Test func theMonitorAndAnAnnouncedWait_findTheJobsOnWorkers_inSlotsFreedAndTakenAgain() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 300)
+        // Two jobs run and end; their slots go to two new ones, which wait behind the rest.
+        for taken in fixture.beginAndTake(onThreads: 11, 12) {
+            if let taken { fixture.registry.end(taken.token) }
+        }
+        fixture.addJobs(300 ..< 302)
+        #expect(fixture.registry.finishJobAndTakeNext(onThread: 11)?.entry.name == "j2")
+        #expect(fixture.registry.finishJobAndTakeNext(onThread: 12)?.entry.name == "j3")
+        #expect(fixture.registry.onWorkerSlots.sorted() == [fixture.token("j2").slot, fixture.token("j3").slot])
+        var asked: [Int32] = []
+        _ = fixture.registry.monitorTick { _ in false }
+        _ = fixture.registry.monitorTick { thread in
+            asked.append(thread)
+            return false
+        }
+        // Only the two jobs on workers are asked about, of 300 side effects.
+        #expect(asked.sorted() == [11, 12])
+        _ = fixture.registry.waitBegan(onWorker: 12)
+        #expect(fixture.registry.demand.blocked == 1)
+        #expect(fixture.registry.invariantViolations().isEmpty)
+    }
+
     @Test func aStalledJobThatEnds_freesItsPlace_andTheMonitorStopsWhenNothingWaits() {
         var fixture = Fixture()
         fixture.add("blocked", order: 0)
