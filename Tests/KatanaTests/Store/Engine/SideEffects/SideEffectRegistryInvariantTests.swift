@@ -22,6 +22,8 @@ import KatanaTestSupport
             startsTaskWhenTaken = startsTask
         }
 
+        var belowInStack: Entry?
+
         func recordCancellation(_ canceller: SideEffectEnd.Canceller) {
             cancellation = canceller
         }
