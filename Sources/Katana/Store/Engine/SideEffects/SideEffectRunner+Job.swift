@@ -31,6 +31,7 @@ extension SideEffectRunner {
         /// ``SideEffectEndObservers/now`` the task takes and reads only when it observes ends.
         let observesEnds: Bool
         var bodyStart: UInt64 = 0
+        /// Once it has ended: the job held below it for the next add (see ``IntrusiveStack``).
         var belowInStack: Job?
         /// What cancelled it (a ``SideEffectEnd/Canceller/code``; 0: nothing), read by its task as
         /// it starts: an atomic, so that the task's first step costs no lock (docs/PERFORMANCE.md,
