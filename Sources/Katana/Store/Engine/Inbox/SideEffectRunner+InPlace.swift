@@ -2,10 +2,10 @@
 /// ``DrainStateMachine/drainerWhileIdle``): the runner's path for it, beside the inbox's side, apart
 /// from the side effects' own folder.
 extension SideEffectRunner {
-    /// What an add in place leaves for after the inbox's lock: the jobs workers left for that add
-    /// (see ``SideEffectRegistry/hold(forTheNextAdd:)``), and the worker or the monitor it asked
-    /// for, both for ``carryOut()``. Nothing holding one of the engine's locks takes the pool's,
-    /// or frees a job (whose item's `deinit` may run anything).
+    /// What an add in place leaves for after the inbox's lock: the job a worker left for that add
+    /// (see ``SideEffectRegistry/hold(forTheNextAdd:)``), let go of with this value, and the
+    /// worker or the monitor it asked for, started by ``carryOut()``. Nothing holding one of the
+    /// engine's locks takes the pool's.
     struct AfterInPlace {
         var released: Job?
         /// The runner to ask for help, when the add asked for some.
@@ -13,9 +13,8 @@ extension SideEffectRunner {
         var startsWorker = false
         var startsMonitor = false
 
-        /// Lets go of the jobs held for the add, and starts what the add asked for.
-        consuming func carryOut() {
-            IntrusiveStack.letGo(released)
+        /// Starts what the add asked for.
+        func carryOut() {
             helped?.askForHelp(worker: startsWorker, monitor: startsMonitor)
         }
     }

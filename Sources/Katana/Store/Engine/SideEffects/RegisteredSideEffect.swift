@@ -1,8 +1,7 @@
 /// A side effect as ``SideEffectRegistry`` sees it: one object per side effect the store has
 /// taken, made by the drainer and shared by the registry and the thread that runs it, so that it
 /// moves between them with a retain rather than a copy of the item and its promise.
-/// Once it has ended, it may wait in the registry's stack of those held for the next add.
-protocol RegisteredSideEffect: IntrusiveStackElement {
+protocol RegisteredSideEffect: AnyObject {
     /// Its place in dispatch order (the inbox's count when it was dispatched).
     var order: UInt64 { get }
     /// Its type, for the cancellation errors that name it.

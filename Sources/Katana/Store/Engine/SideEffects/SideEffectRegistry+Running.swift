@@ -115,19 +115,22 @@ extension SideEffectRegistry {
         return (cancellation, finishJobAndTakeNext(onThread: thread))
     }
 
-    /// A worker that ended `entry` and goes on with its next job leaves it here, unless as many as
-    /// the stack holds are: the thread of the next ``add(_:)``, which usually allocated them, takes
-    /// them out (``takeHeld()``) and frees them into its own cache, and no worker's free waits
-    /// for the allocator's lock that thread holds (docs/PERFORMANCE.md, "Side effects: no-op
-    /// SideEffect"). Returns whether it is held: a worker that left one takes out what is held as
-    /// it goes idle, so that an idle store holds none.
+    /// A worker that ended `entry` and goes on with its next job leaves it here, unless another is
+    /// held: the thread of the next ``add(_:)``, which usually allocated it, takes it out
+    /// (``takeHeld()``) and so frees it into its own cache (docs/PERFORMANCE.md, "Side effects:
+    /// no-op SideEffect"). Returns whether it is held: a worker that left one takes out what is
+    /// held as it goes idle, so that an idle store holds none.
     mutating func hold(forTheNextAdd entry: Entry) -> Bool {
-        heldForTheNextAdd.push(entry)
+        guard heldForTheNextAdd == nil else { return false }
+        heldForTheNextAdd = entry
+        return true
     }
 
-    /// Takes out the side effects held for the next add, for ``IntrusiveStack/letGo(_:)``.
+    /// Takes out the side effect held for the next add (see ``hold(forTheNextAdd:)``).
     mutating func takeHeld() -> Entry? {
-        heldForTheNextAdd.popAll()
+        var held: Entry?
+        swap(&held, &heldForTheNextAdd)
+        return held
     }
 
     /// The promise of a task that ended (see ``endTask(_:)``) has settled.

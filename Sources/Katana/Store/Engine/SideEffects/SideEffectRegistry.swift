@@ -221,9 +221,9 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     var tick: UInt32 = 1
     /// Tasks that have ended and whose promise is settling (see ``endTask(_:)``).
     var settlingTasks = 0
-    /// Side effects workers finished with, held for the thread that adds the next one (see
+    /// A side effect a worker finished with, held for the thread that adds the next one (see
     /// ``hold(forTheNextAdd:)``).
-    var heldForTheNextAdd = IntrusiveStack<Entry>(limit: 64)
+    var heldForTheNextAdd: Entry?
 
     /// A registry whose workers run at most `width` jobs that are not blocked (at least one).
     init(width: Int = WorkerDemand.defaultWidth) {

@@ -6,8 +6,7 @@ extension SideEffectRunner {
     final class Job: RegisteredSideEffect, @unchecked Sendable {
         // @unchecked: the task's fields (`taskRunner` to `bodyStart`) are written by the thread
         // that makes the task before it is made, and read by the task only; the cancellation is
-        // atomic; `belowInStack` is set under the registry's lock once the job has ended, and by
-        // the one thread that took it out of there; everything else is a constant.
+        // atomic; everything else is a constant.
 
         /// How it runs.
         enum Kind {
@@ -31,8 +30,6 @@ extension SideEffectRunner {
         /// ``SideEffectEndObservers/now`` the task takes and reads only when it observes ends.
         let observesEnds: Bool
         var bodyStart: UInt64 = 0
-        /// Once it has ended: the job held below it for the next add (see ``IntrusiveStack``).
-        var belowInStack: Job?
         /// What cancelled it (a ``SideEffectEnd/Canceller/code``; 0: nothing), read by its task as
         /// it starts: an atomic, so that the task's first step costs no lock (docs/PERFORMANCE.md,
         /// "Side effects: no-op AsyncSideEffect").

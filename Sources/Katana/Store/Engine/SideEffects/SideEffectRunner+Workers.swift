@@ -29,7 +29,7 @@ extension SideEffectRunner {
         }
         // Going idle after leaving a job for the next add: what is still held is let go of here.
         if loop.leftAJob {
-            IntrusiveStack.letGo(registry.withLock { $0.takeHeld() })
+            _ = registry.withLock { $0.takeHeld() }
         }
     }
 

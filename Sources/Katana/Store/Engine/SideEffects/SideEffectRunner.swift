@@ -93,7 +93,7 @@ final class SideEffectRunner: @unchecked Sendable {
             released = registry.takeHeld()
             return registry.add(job)
         }
-        IntrusiveStack.letGo(released)
+        withExtendedLifetime(released) {}
         if !added.cancelling.isEmpty {
             Self.carryOut(added.cancelling)
         }

@@ -22,8 +22,6 @@ import KatanaTestSupport
             startsTaskWhenTaken = startsTask
         }
 
-        var belowInStack: Entry?
-
         func recordCancellation(_ canceller: SideEffectEnd.Canceller) {
             cancellation = canceller
         }

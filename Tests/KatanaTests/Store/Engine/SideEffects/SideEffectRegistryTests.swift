@@ -20,8 +20,6 @@ import KatanaTestSupport
         /// What cancelled it, as the registry recorded it.
         private(set) var cancellation: SideEffectEnd.Canceller?
 
-        var belowInStack: Named?
-
         func recordCancellation(_ canceller: SideEffectEnd.Canceller) {
             cancellation = canceller
         }
@@ -189,32 +187,27 @@ import KatanaTestSupport
         #expect(fixture.registry.isIdle)
     }
 
-    @Test func finishedSideEffects_areHeldUpToTheStacksLimit_untilTheNextAddOrAWorkerGoingIdleTakesThemOut() {
+    @Test func aFinishedSideEffect_isHeldOneAtATime_untilTheNextAddOrAWorkerGoingIdleTakesItOut() {
         var fixture = Fixture()
         fixture.addJobs(0 ..< 2)
-        let limit = fixture.registry.heldForTheNextAdd.limit
-        let ran = (0 ... limit).map { index in
-            Named(name: "ran \(index)", order: UInt64(index), identity: nil, promise: fixture.promise("ran \(index)"), isAsync: false, startsTaskWhenTaken: false)
-        }
-        // The registry holds up to its limit: past it, a worker lets go of its job itself.
-        let held = ran.map { fixture.registry.hold(forTheNextAdd: $0) }
-        #expect(held == Array(repeating: true, count: limit) + [false])
-        // The thread adding the next one takes them all out, newest first, and none is held after.
-        var taken: [String] = []
-        var next = fixture.registry.takeHeld()
-        while let entry = next {
-            taken.append(entry.name)
-            next = entry.belowInStack
-        }
-        #expect(taken == ran.prefix(limit).reversed().map(\.name))
-        let none = fixture.registry.takeHeld()
-        #expect(fixture.registry.heldForTheNextAdd.count == 0 && none == nil)
+        let first = Named(name: "ran first", order: 0, identity: nil, promise: fixture.promise("ran first"), isAsync: false, startsTaskWhenTaken: false)
+        let second = Named(name: "ran second", order: 1, identity: nil, promise: fixture.promise("ran second"), isAsync: false, startsTaskWhenTaken: false)
+        // The registry holds one: a second waits for none.
+        let heldFirst = fixture.registry.hold(forTheNextAdd: first)
+        let heldSecond = fixture.registry.hold(forTheNextAdd: second)
+        #expect(heldFirst && !heldSecond)
+        #expect(fixture.registry.heldForTheNextAdd === first)
+        // The thread adding the next one takes it out, and none is held after.
+        #expect(fixture.registry.takeHeld() === first)
+        #expect(fixture.registry.heldForTheNextAdd == nil)
+        #expect(fixture.registry.takeHeld() == nil)
         fixture.add("j2", order: 2)
         fixture.add("j3", order: 3)
         // A worker going idle takes out the one held too.
-        let heldAgain = fixture.registry.hold(forTheNextAdd: ran[limit])
-        let takenAgain = fixture.registry.takeHeld()
-        #expect(heldAgain && takenAgain === ran[limit])
+        let heldAgain = fixture.registry.hold(forTheNextAdd: second)
+        #expect(heldAgain)
+        #expect(fixture.registry.takeHeld() === second)
+        #expect(fixture.registry.heldForTheNextAdd == nil)
         // Holding is no part of the counts.
         #expect(fixture.registry.count == 4)
     }
