@@ -52,7 +52,7 @@ extension SideEffectRegistry {
     mutating func attach(_ task: Task<Void, Never>, to token: Token) -> Task<Void, Never>? {
         guard isLive(token), case .onWorker = slots[token.slot].phase,
               case .onWorker(let entry, let worker) = takePhase(of: token.slot) else { return nil }
-        leftWorker(token.slot, worker)
+        leftWorker(worker)
         phases.task += 1
         slots[token.slot].phase = .task(entry, task)
         return entry.cancellation != nil ? task : nil
@@ -63,11 +63,6 @@ extension SideEffectRegistry {
     mutating func attach(_ task: Task<Void, Never>, to token: Token, thenTakeNextOn thread: Int32) -> (cancelNow: Task<Void, Never>?, next: Taken?) {
         let cancelNow = attach(task, to: token)
         return (cancelNow, finishJobAndTakeNext(onThread: thread))
-    }
-
-    /// Whether the side effect was cancelled since it was taken.
-    func isCancelled(_ token: Token) -> Bool {
-        isLive(token) && entry(at: token.slot)?.cancellation != nil
     }
 
     /// The side effect's body has ended (or its interceptors kept it from running): its slot is
@@ -183,14 +178,10 @@ extension SideEffectRegistry {
         return Token(slot: slots.count - 1, generation: 0)
     }
 
-    /// The side effect in slot `index` has left `worker`: for a task, or for good.
-    private mutating func leftWorker(_ index: Int, _ worker: Worker) {
+    /// A side effect has left `worker`: for a task, or for good.
+    private mutating func leftWorker(_ worker: Worker) {
         phases.onWorker -= 1
         demand.jobLeftWorker(wasBlocked: worker.isBlocked, wasAssumed: worker.block == .assumed)
-        if let place = onWorkerSlots.firstIndex(of: index) {
-            onWorkerSlots.swapAt(place, onWorkerSlots.count - 1)
-            onWorkerSlots.removeLast()
-        }
     }
 
     /// Takes a side effect out, whatever its phase, and frees its slot for the next one.
@@ -210,7 +201,7 @@ extension SideEffectRegistry {
             phases.waiting -= 1
         case .onWorker(let running, let worker):
             entry = running
-            leftWorker(index, worker)
+            leftWorker(worker)
         case .task(let running, _):
             entry = running
             phases.task -= 1

@@ -21,7 +21,10 @@ extension SideEffectRegistry {
             slots[token.slot].phase = .onWorker(entry, Worker(thread: thread, takenAtTick: tick))
             phases.waiting -= 1
             phases.onWorker += 1
-            onWorkerSlots.append(token.slot)
+            if taken.isFull {
+                pruneTaken()
+            }
+            taken.append(token)
             demand.workerTook()
             compactWaitingQueue()
             let request = demand.jobsWait(phases.waiting)
@@ -56,10 +59,10 @@ extension SideEffectRegistry {
     /// probe about, which it does outside the registry's lock, then reports to ``monitorTicked(_:)``.
     mutating func monitorCandidates() -> [Candidate] {
         tick &+= 1
-        return onWorkerSlots.compactMap { index in
-            guard case .onWorker(_, let worker) = slots[index].phase, !worker.isBlocked,
+        return taken.tokens.compactMap { token in
+            guard let worker = Self.worker(of: token, in: slots), !worker.isBlocked,
                   tick &- worker.takenAtTick >= WorkerDemand.ticksBeforeJudging else { return nil }
-            return Candidate(token: Token(slot: index, generation: slots[index].generation), thread: worker.thread)
+            return Candidate(token: token, thread: worker.thread)
         }
     }
 
@@ -112,9 +115,18 @@ extension SideEffectRegistry {
 
     /// The slot of the job the worker `id` runs, if it runs one.
     private func slotOnWorker(_ id: Int32) -> Int? {
-        onWorkerSlots.first { index in
-            if case .onWorker(_, let worker) = slots[index].phase { worker.thread == id } else { false }
-        }
+        taken.tokens.first { Self.worker(of: $0, in: slots)?.thread == id }?.slot
+    }
+
+    /// The worker that the job of `token` is on in `slots`; nil once it has left (or its slot was reused).
+    static func worker(of token: Token, in slots: [Slot]) -> Worker? {
+        guard slots[token.slot].generation == token.generation, case .onWorker(_, let worker) = slots[token.slot].phase else { return nil }
+        return worker
+    }
+
+    private mutating func pruneTaken() {
+        let slots = slots
+        taken.prune { Self.worker(of: $0, in: slots) != nil }
     }
 
     private mutating func compactWaitingQueue() {

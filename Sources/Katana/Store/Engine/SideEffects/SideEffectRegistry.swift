@@ -202,9 +202,8 @@ struct SideEffectRegistry<Entry: RegisteredSideEffect> {
     /// The side effects, indexed by ``Token/slot``.
     var slots: [Slot] = []
     var freeSlots: [Int] = []
-    /// The slots whose side effect is on a worker, in no order: what the monitor and an announced
-    /// wait look through, a few however many wait.
-    var onWorkerSlots: [Int] = []
+    /// The jobs taken onto workers, which the monitor and announced waits look through.
+    var taken = TakenList<Token>()
     /// Waiting side effects, oldest first, from `nextWaiting` on; one cancelled while it waited
     /// leaves its token behind, which ``take(onThread:)`` skips.
     var waitingQueue: [Token] = []

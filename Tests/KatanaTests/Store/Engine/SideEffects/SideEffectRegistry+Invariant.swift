@@ -7,6 +7,16 @@ extension SideEffectRegistry {
         return monitorTicked(candidates.map { ($0, isAsleep($0.thread)) })
     }
 
+    /// Whether the side effect was cancelled since it was taken.
+    func isCancelled(_ token: Token) -> Bool {
+        isLive(token) && entry(at: token.slot)?.cancellation != nil
+    }
+
+    /// The tokens in the list of jobs taken whose job is still on its worker, oldest first.
+    func takenStillOnWorkers() -> [Token] {
+        taken.tokens.filter { Self.worker(of: $0, in: slots) != nil }
+    }
+
     /// What does not agree between the counts the registry keeps and its slots: empty when all is
     /// well. The fuzz test checks it after every step of random sequences.
     func invariantViolations() -> [String] {
@@ -40,8 +50,12 @@ extension SideEffectRegistry {
             problems.append("free slots \(freeSlots.sorted()), the slots say \(free)")
         }
         let onWorker = slots.indices.filter { if case .onWorker = slots[$0].phase { true } else { false } }
-        if Set(onWorker) != Set(onWorkerSlots) || onWorker.count != onWorkerSlots.count {
-            problems.append("slots on workers \(onWorkerSlots.sorted()), the slots say \(onWorker)")
+        let listed = takenStillOnWorkers().map(\.slot)
+        if Set(onWorker) != Set(listed) || onWorker.count != listed.count {
+            problems.append("the list of jobs taken names slots \(listed.sorted()) on workers, the slots say \(onWorker)")
+        }
+        if taken.tokens.count > taken.limit {
+            problems.append("the list of jobs taken holds \(taken.tokens.count) tokens, over its limit of \(taken.limit)")
         }
         let queued = Set(waitingQueue[nextWaiting...].map(\.slot))
         for index in slots.indices {

@@ -357,7 +357,7 @@ import KatanaTestSupport
         fixture.addJobs(300 ..< 302)
         #expect(fixture.registry.finishJobAndTakeNext(onThread: 11)?.entry.name == "j2")
         #expect(fixture.registry.finishJobAndTakeNext(onThread: 12)?.entry.name == "j3")
-        #expect(fixture.registry.onWorkerSlots.sorted() == [fixture.token("j2").slot, fixture.token("j3").slot])
+        #expect(fixture.registry.takenStillOnWorkers().map(\.slot).sorted() == [fixture.token("j2").slot, fixture.token("j3").slot])
         var asked: [Int32] = []
         _ = fixture.registry.monitorTick { _ in false }
         _ = fixture.registry.monitorTick { thread in
@@ -368,6 +368,30 @@ import KatanaTestSupport
         #expect(asked.sorted() == [11, 12])
         _ = fixture.registry.waitBegan(onWorker: 12)
         #expect(fixture.registry.demand.blocked == 1)
+        #expect(fixture.registry.invariantViolations().isEmpty)
+    }
+
+    @Test func theListOfJobsTaken_staysShort_whileThousandsPassThroughAWorker() {
+        var fixture = Fixture()
+        fixture.addJobs(0 ..< 2_001)
+        // One job stays on worker 11 throughout; 2,000 pass through worker 12, one after another.
+        var taken = fixture.beginAndTake(onThreads: 11, 12)[1]
+        var longest = 0
+        while let job = taken {
+            fixture.registry.end(job.token)
+            taken = fixture.registry.finishJobAndTakeNext(onThread: 12)
+            longest = max(longest, fixture.registry.taken.tokens.count)
+        }
+        // Pruned at each limit: about twice the jobs on workers, plus the slack.
+        #expect(longest <= 2 + TakenList<SideEffectRegistry<Named>.Token>.slack)
+        #expect(fixture.registry.takenStillOnWorkers().map(\.slot) == [fixture.token("j0").slot])
+        var asked: [Int32] = []
+        _ = fixture.registry.monitorTick { _ in false }
+        _ = fixture.registry.monitorTick { thread in
+            asked.append(thread)
+            return false
+        }
+        #expect(asked == [11])
         #expect(fixture.registry.invariantViolations().isEmpty)
     }
 
